@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/load-config.js';
+import { createSandbox } from '../core/sandbox.js';
+import { createSandboxServer, drain } from '../http/server.js';
+import { requestLogger } from './request-log.js';
+
+const HELP = `understudy: a spec-driven sandbox server
+
+Usage: understudy [options]
+
+Serves an OpenAPI document like its production deployment: validates every request, authenticates
+API keys bound to plans, enforces each plan's rate limits, and answers statefully from a seeded
+in-memory store. With no options it serves the Pet Store document with the demo keys
+demo-free, demo-pro, demo-business and demo-enterprise.
+
+Options:
+  --spec FILE          OpenAPI 3.0/3.1 document (env SANDBOX_SPEC; default openapi/petstore.yaml)
+  --config FILE        YAML config file (env SANDBOX_CONFIG); see the README for its fields
+  --fixtures FILE      seed data definitions (default fixtures/petstore.yaml for the Pet Store)
+  --port N             port to listen on (env PORT; default 4010; 0 picks a free one)
+  --host HOST          address to listen on (env HOST; default 127.0.0.1)
+  --seed N             seed for fixtures and generated answers (env SANDBOX_SEED; default 1)
+  --admin-token TOKEN  enables the admin API under /__sandbox (env SANDBOX_ADMIN_TOKEN)
+  -h, --help           show this help
+
+Precedence: defaults < config file < environment < flags.
+`;
+
+const DRAIN_MS = 10_000;
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        spec: { type: 'string' },
+        config: { type: 'string' },
+        fixtures: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        'admin-token': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    process.stderr.write(`understudy: ${(error as Error).message}\nRun understudy --help for the options.\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  let sandbox;
+  try {
+    const config = await loadConfig(
+      { config: values.config, spec: values.spec, fixtures: values.fixtures, port: values.port, host: values.host, seed: values.seed, adminToken: values['admin-token'] },
+      process.env,
+    );
+    sandbox = await createSandbox(config);
+  } catch (error) {
+    process.stderr.write(`understudy: cannot start: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const { config } = sandbox;
+  const { logger, log } = requestLogger(config.log.level);
+  sandbox.onExchange(log);
+  const server = createSandboxServer(sandbox);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    process.stderr.write(`understudy: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  process.stdout.write(`understudy: serving ${sandbox.model.title} ${sandbox.model.version} at http://${host}:${port}${sandbox.basePath}\n`);
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'draining');
+      void drain(server, DRAIN_MS).then(() => resolve(0));
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+process.exitCode = await main();

@@ -1,0 +1,49 @@
+/** JSON Schema of a merged configuration: a config that fails it stops the start, naming the field. */
+
+const count = { type: 'integer', minimum: 0 } as const;
+const plan = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['perMinute', 'perDay'],
+  properties: { perMinute: { type: 'integer', minimum: 1 }, perDay: { type: 'integer', minimum: 1 } },
+} as const;
+
+export const CONFIG_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    spec: { type: 'string', minLength: 1 },
+    fixtures: { type: ['string', 'null'] },
+    host: { type: 'string', minLength: 1 },
+    port: { type: 'integer', minimum: 0, maximum: 65535 },
+    basePath: { type: ['string', 'null'], pattern: '^(/[^/]+)*$' },
+    seed: { type: 'integer' },
+    adminToken: { type: ['string', 'null'], minLength: 8 },
+    bodyLimit: { type: 'integer', minimum: 1 },
+    clock: { type: 'object', additionalProperties: false, properties: { frozenAt: { type: ['string', 'null'], format: 'date-time' } } },
+    plans: { type: 'object', minProperties: 1, additionalProperties: plan },
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['key', 'plan'],
+        properties: { key: { type: 'string', pattern: '^[A-Za-z0-9._~+/-]+=*$' }, plan: { type: 'string' } },
+      },
+    },
+    anonymousPlan: { type: 'string' },
+    bans: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { threshold: { type: 'integer', minimum: 1 }, durationSeconds: { type: 'integer', minimum: 1 } },
+    },
+    validation: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { unknownQueryParameters: { enum: ['ignore', 'reject'] }, checkResponses: { type: 'boolean' } },
+    },
+    cors: { type: 'object', additionalProperties: false, properties: { origins: { type: 'array', items: { type: 'string' } } } },
+    log: { type: 'object', additionalProperties: false, properties: { level: { enum: ['silent', 'error', 'warn', 'info', 'debug'] } } },
+    journalSize: count,
+  },
+} as const;

@@ -1,0 +1,36 @@
+/** The sandbox's configuration: built once at start-up, validated, frozen, handed down in slices. */
+
+export interface PlanLimits {
+  readonly perMinute: number;
+  readonly perDay: number;
+}
+
+export interface SandboxConfig {
+  /** The OpenAPI document. */
+  readonly spec: string;
+  /** Seed definitions for the store, or null to generate every collection from its schema. */
+  readonly fixtures: string | null;
+  readonly host: string;
+  readonly port: number;
+  /** Overrides the path prefix taken from the document's first server. */
+  readonly basePath: string | null;
+  /** Seeds the fixtures and generated answers: the same seed gives the same data. */
+  readonly seed: number;
+  /** Guards `/__sandbox`; null disables the admin API. */
+  readonly adminToken: string | null;
+  /** Largest request body accepted, in bytes. */
+  readonly bodyLimit: number;
+  /** ISO instant the clock starts frozen at, or null to follow the system clock. */
+  readonly clock: { readonly frozenAt: string | null };
+  readonly plans: Readonly<Record<string, PlanLimits>>;
+  readonly keys: readonly { readonly key: string; readonly plan: string }[];
+  /** Requests with no valid key are limited per client address under this plan. */
+  readonly anonymousPlan: string;
+  readonly bans: { readonly threshold: number; readonly durationSeconds: number };
+  readonly validation: { readonly unknownQueryParameters: 'ignore' | 'reject'; readonly checkResponses: boolean };
+  /** Origins allowed to call from a browser; `*` for any. */
+  readonly cors: { readonly origins: readonly string[] };
+  readonly log: { readonly level: 'silent' | 'error' | 'warn' | 'info' | 'debug' };
+  /** How many recent requests the admin API's journal keeps. */
+  readonly journalSize: number;
+}

@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+import type { SandboxConfig } from './config.js';
+
+/** The package root, whether running from `src/` or the built `dist/`. */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The defaults: the Pet Store document with its demo keys, the seed's plan table. */
+export const DEFAULT_CONFIG: SandboxConfig = {
+  spec: `${PACKAGE_ROOT}openapi/petstore.yaml`,
+  fixtures: `${PACKAGE_ROOT}fixtures/petstore.yaml`,
+  host: '127.0.0.1',
+  port: 4010,
+  basePath: null,
+  seed: 1,
+  adminToken: null,
+  bodyLimit: 1024 * 1024,
+  clock: { frozenAt: null },
+  plans: {
+    free: { perMinute: 60, perDay: 1_000 },
+    pro: { perMinute: 300, perDay: 10_000 },
+    business: { perMinute: 1_000, perDay: 100_000 },
+    enterprise: { perMinute: 5_000, perDay: 1_000_000 },
+  },
+  keys: [
+    { key: 'demo-free', plan: 'free' },
+    { key: 'demo-pro', plan: 'pro' },
+    { key: 'demo-business', plan: 'business' },
+    { key: 'demo-enterprise', plan: 'enterprise' },
+  ],
+  anonymousPlan: 'free',
+  bans: { threshold: 20, durationSeconds: 600 },
+  validation: { unknownQueryParameters: 'ignore', checkResponses: false },
+  cors: { origins: ['*'] },
+  log: { level: 'info' },
+  journalSize: 1000,
+};

@@ -1,0 +1,120 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+import type { SandboxConfig } from './config.js';
+import { CONFIG_SCHEMA } from './config-schema.js';
+import { DEFAULT_CONFIG } from './defaults.js';
+
+/** Command-line values, already named as config fields. */
+export interface ConfigFlags {
+  readonly config?: string | undefined;
+  readonly spec?: string | undefined;
+  readonly fixtures?: string | undefined;
+  readonly port?: string | undefined;
+  readonly host?: string | undefined;
+  readonly seed?: string | undefined;
+  readonly adminToken?: string | undefined;
+}
+
+type Tree = Record<string, unknown>;
+const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Objects merge key by key; lists and values replace. Neither input is changed. */
+function merge(base: Tree, over: Tree): Tree {
+  const out: Tree = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    out[key] = isTree(value) && isTree(base[key]) ? merge(base[key], value) : value;
+  }
+  return out;
+}
+
+function integer(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^-?\d+$/.test(value.trim())) throw new Error(`${name} must be a whole number, not "${value}"`);
+  return Number(value);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+async function readConfigFile(path: string): Promise<Tree> {
+  let raw: unknown;
+  try {
+    raw = parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read the config file ${path}: ${(error as Error).message}`);
+  }
+  if (raw === null || raw === undefined) return {};
+  if (!isTree(raw)) throw new Error(`the config file ${path} must be a YAML mapping`);
+  const base = dirname(path);
+  // Paths in a config file are relative to the file, not to the working directory.
+  for (const field of ['spec', 'fixtures'] as const) {
+    if (typeof raw[field] === 'string') raw[field] = resolve(base, raw[field]);
+  }
+  return raw;
+}
+
+/**
+ * Builds the configuration: defaults < config file < environment < flags. The only place that
+ * reads the environment (it is passed in). The result is validated, checked for consistency and
+ * frozen; a bad field stops the start with its name.
+ */
+export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, string | undefined>>): Promise<SandboxConfig> {
+  const file = flags.config ?? env.SANDBOX_CONFIG;
+  const fromFile = file ? await readConfigFile(resolve(file)) : {};
+  const fromEnv: Tree = {
+    spec: env.SANDBOX_SPEC,
+    port: integer(env.PORT, 'PORT'),
+    host: env.HOST || undefined,
+    seed: integer(env.SANDBOX_SEED, 'SANDBOX_SEED'),
+    adminToken: env.SANDBOX_ADMIN_TOKEN || undefined,
+  };
+  const fromFlags: Tree = {
+    spec: flags.spec && resolve(flags.spec),
+    fixtures: flags.fixtures && resolve(flags.fixtures),
+    port: integer(flags.port, '--port'),
+    host: flags.host,
+    seed: integer(flags.seed, '--seed'),
+    adminToken: flags.adminToken,
+  };
+  if (fromEnv.spec !== undefined) fromEnv.spec = resolve(String(fromEnv.spec));
+  // A document other than the default has no use for the Pet Store's fixtures.
+  const specChanged = [fromFile.spec, fromEnv.spec, fromFlags.spec].some((s) => s !== undefined);
+  const defaults: Tree = specChanged ? { ...DEFAULT_CONFIG, fixtures: null } : { ...DEFAULT_CONFIG };
+  const merged = merge(merge(merge(defaults, fromFile), fromEnv), fromFlags);
+  return deepFreeze(checkConfig(merged));
+}
+
+/** Validates a merged configuration tree and checks that its parts agree. */
+export function checkConfig(tree: Tree): SandboxConfig {
+  const ajv = new Ajv({ allErrors: true });
+  addFormats.default(ajv);
+  const validate = ajv.compile(CONFIG_SCHEMA);
+  if (!validate(tree)) {
+    const problems = (validate.errors ?? []).map((e) => {
+      const field = e.instancePath.slice(1).replace(/\//g, '.') || '(top level)';
+      const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : '';
+      return `${field} ${e.message ?? 'is invalid'}${extra}`;
+    });
+    throw new Error(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const config = tree as unknown as SandboxConfig;
+  for (const [index, { plan }] of config.keys.entries()) {
+    if (!Object.hasOwn(config.plans, plan)) throw new Error(`invalid configuration: keys.${index}.plan "${plan}" is not one of the plans (${Object.keys(config.plans).join(', ')})`);
+  }
+  if (!Object.hasOwn(config.plans, config.anonymousPlan)) throw new Error(`invalid configuration: anonymousPlan "${config.anonymousPlan}" is not one of the plans`);
+  const seen = new Set<string>();
+  for (const [index, { key }] of config.keys.entries()) {
+    if (seen.has(key)) throw new Error(`invalid configuration: keys.${index}.key is listed twice`);
+    seen.add(key);
+  }
+  return config;
+}

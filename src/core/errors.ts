@@ -1,0 +1,48 @@
+/**
+ * The one catalogue of errors the sandbox answers with. Every non-success answer carries one of
+ * these codes in the API's own Error shape `{code, message, status}`. Codes are stable: clients and
+ * tests match on them; messages are for people and may change.
+ */
+export const ERRORS = {
+  route_not_found: 404,
+  method_not_allowed: 405,
+  missing_credentials: 401,
+  malformed_credentials: 401,
+  invalid_api_key: 401,
+  rate_limited: 429,
+  key_banned: 429,
+  validation_failed: 400,
+  malformed_json: 400,
+  body_required: 400,
+  invalid_path_encoding: 400,
+  malformed_request: 400,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  uri_too_long: 414,
+  headers_too_large: 431,
+  resource_not_found: 404,
+  operation_removed: 410,
+  admin_unauthorized: 401,
+  internal_error: 500,
+  response_contract_violation: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface Violation {
+  /** Where the problem is: `body.name`, `query.limit`, `path.petId`, `header.x-trace`. */
+  readonly location: string;
+  readonly message: string;
+}
+
+export interface ErrorBody {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly status: number;
+  readonly details?: readonly Violation[];
+}
+
+export function errorBody(code: ErrorCode, message: string, details?: readonly Violation[]): ErrorBody {
+  const body: ErrorBody = { code, message, status: ERRORS[code] };
+  return details && details.length > 0 ? { ...body, details } : body;
+}

@@ -1,0 +1,28 @@
+/** The plain records the core works on. The HTTP edges translate to and from these. */
+
+export type BodyRead =
+  | { readonly kind: 'ok'; readonly bytes: Buffer }
+  | { readonly kind: 'too-large'; readonly limit: number }
+  | { readonly kind: 'invalid'; readonly reason: string };
+
+export interface SandboxRequest {
+  readonly id: string;
+  /** Upper-case method. */
+  readonly method: string;
+  /** The path as received, still percent-encoded, without the query. */
+  readonly path: string;
+  /** The raw query string, without the leading `?` (empty when absent). */
+  readonly query: string;
+  /** Header names in lower case; repeated headers joined with `, `. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly clientAddress: string;
+  /** Reads the body, honouring the size limit. Called at most once, and only when needed. */
+  readonly readBody: (limit: number) => Promise<BodyRead>;
+}
+
+export interface SandboxResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A JSON value to send, or undefined for no body. */
+  readonly body?: unknown;
+}

@@ -1,0 +1,25 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { errorBody } from '../core/errors.js';
+import type { Sandbox } from '../core/sandbox.js';
+import { toSandboxRequest } from './to-sandbox-request.js';
+import { writeResponse } from './write-response.js';
+
+/**
+ * The sandbox as an Express 5 app, for mounting in another app (`app.use('/mock', createApp(s))`).
+ * Express adds nothing of its own: no body parsers, no X-Powered-By, no HTML error pages.
+ */
+export function createApp(sandbox: Sandbox): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use(async (req: Request, res: Response) => {
+    const request = toSandboxRequest(req);
+    // Mounted under a prefix, Express strips it from req.url, which is what the sandbox routes on.
+    const response = await sandbox.handle(request);
+    writeResponse(res, response, request.method);
+  });
+  app.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    writeResponse(res, { status: 500, headers: {}, body: errorBody('internal_error', 'The sandbox failed on this request') }, 'GET');
+  });
+  return app;
+}

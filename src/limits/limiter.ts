@@ -1,0 +1,119 @@
+import type { Clock } from '../clock/clock.js';
+import type { PlanLimits } from '../config/config.js';
+import type { ClientState, CounterStore } from './counter-store.js';
+import { secondsUntil, WINDOWS } from './windows.js';
+
+/** Who a request is counted against: an API key, or the client address when no valid key was sent. */
+export interface Client {
+  readonly id: string;
+  readonly plan: string;
+}
+
+export type LimitVerdict =
+  | { readonly admitted: true; readonly headers: Readonly<Record<string, string>> }
+  | {
+      readonly admitted: false;
+      readonly code: 'rate_limited' | 'key_banned';
+      readonly message: string;
+      readonly headers: Readonly<Record<string, string>>;
+    };
+
+export interface BanPolicy {
+  /** 429 answers within one minute window that start a ban. */
+  readonly threshold: number;
+  readonly durationSeconds: number;
+}
+
+/**
+ * Per-client limits over two fixed windows at once (requests per minute and per day), with bans for
+ * clients that keep going after 429s. Pure logic over an injected clock and a counter store.
+ */
+export class Limiter {
+  constructor(
+    private readonly plans: Readonly<Record<string, PlanLimits>>,
+    private readonly bans: BanPolicy,
+    private readonly counters: CounterStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Counts a request against the client, or refuses it; either way with the headers to send. */
+  take(client: Client): LimitVerdict {
+    const now = this.clock.now();
+    const limits = this.limitsOf(client.plan);
+    const before = this.counters.get(client.id, now);
+    if (before.bannedUntil > now) {
+      const retry = secondsUntil(now, before.bannedUntil);
+      return {
+        admitted: false,
+        code: 'key_banned',
+        message: `Banned for repeated requests after 429 responses; retry in ${retry} s`,
+        headers: { ...this.headers(limits, before, now, before.bannedUntil), 'retry-after': String(retry) },
+      };
+    }
+    const { admitted, state } = this.counters.take(client.id, limits, now);
+    if (admitted) return { admitted: true, headers: this.headers(limits, state, now) };
+    // The earliest moment every window has room again: the latest end among the full windows.
+    let resumeAt = Math.max(...state.windows.map((w, i) => (w.count >= (limits[i] ?? Infinity) ? w.start + (WINDOWS[i]?.lengthMs ?? 0) : 0)));
+    const refused = this.counters.refuse(client.id, now, this.bans.threshold, now + this.bans.durationSeconds * 1000);
+    const banned = refused.bannedUntil > now;
+    if (banned) resumeAt = Math.max(resumeAt, refused.bannedUntil);
+    const full = WINDOWS.filter((_, i) => (state.windows[i]?.count ?? 0) >= (limits[i] ?? Infinity)).map((w) => `${limits[WINDOWS.indexOf(w)]} requests per ${w.name}`);
+    const message = `Rate limit of ${full.join(' and ')} exceeded${banned ? `; banned for ${this.bans.durationSeconds} s` : ''}`;
+    return {
+      admitted: false,
+      code: 'rate_limited',
+      message,
+      headers: { ...this.headers(limits, state, now, banned ? refused.bannedUntil : undefined), 'retry-after': String(secondsUntil(now, resumeAt)) },
+    };
+  }
+
+  /** The client's counters and ban, for the admin API. */
+  inspect(client: Client): object {
+    const now = this.clock.now();
+    const limits = this.limitsOf(client.plan);
+    const state = this.counters.get(client.id, now);
+    return {
+      plan: client.plan,
+      windows: WINDOWS.map((w, i) => {
+        const count = state.windows[i]?.count ?? 0;
+        const limit = limits[i] ?? 0;
+        return { window: w.name, limit, used: count, remaining: Math.max(0, limit - count), reset: ((state.windows[i]?.start ?? 0) + w.lengthMs) / 1000 };
+      }),
+      refusalsThisMinute: state.refusals.count,
+      banThreshold: this.bans.threshold,
+      bannedUntil: state.bannedUntil > now ? state.bannedUntil / 1000 : null,
+    };
+  }
+
+  reset(): void {
+    this.counters.reset();
+  }
+
+  private limitsOf(plan: string): number[] {
+    const limits = this.plans[plan];
+    if (!limits) throw new Error(`unknown plan ${plan}`);
+    return [limits.perMinute, limits.perDay];
+  }
+
+  /**
+   * X-RateLimit-* describe the window with the fewest requests left (the minute window on a tie);
+   * RateLimit-Policy and RateLimit follow draft-ietf-httpapi-ratelimit-headers.
+   */
+  private headers(limits: readonly number[], state: ClientState, now: number, bannedUntil?: number): Record<string, string> {
+    let pick = 0;
+    const remaining = WINDOWS.map((_, i) => Math.max(0, (limits[i] ?? 0) - (state.windows[i]?.count ?? 0)));
+    remaining.forEach((r, i) => {
+      if (r < (remaining[pick] ?? Infinity)) pick = i;
+    });
+    const window = WINDOWS[pick] ?? WINDOWS[0];
+    const resetMs = bannedUntil ?? (state.windows[pick]?.start ?? now) + window.lengthMs;
+    const left = bannedUntil === undefined ? (remaining[pick] ?? 0) : 0;
+    return {
+      'x-ratelimit-limit': String(limits[pick] ?? 0),
+      'x-ratelimit-remaining': String(left),
+      'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
+      'ratelimit-policy': WINDOWS.map((w, i) => `"${w.name}";q=${limits[i] ?? 0};w=${w.lengthMs / 1000}`).join(', '),
+      ratelimit: `"${window.name}";r=${left};t=${secondsUntil(now, resetMs)}`,
+    };
+  }
+}

@@ -1,0 +1,101 @@
+import type { Faker } from '@faker-js/faker';
+import { follow, isObject, type JsonObject } from '../spec/json-pointer.js';
+
+const MAX_DEPTH = 6;
+
+/**
+ * Generates a value that satisfies the schema at `pointer`, using a seeded faker so the same seed
+ * gives the same value. Follows `$ref`s by pointer, so recursive schemas stop at a fixed depth.
+ */
+export function fakeFromSchema(document: unknown, pointer: string, faker: Faker, depth = 0): unknown {
+  const { value, pointer: at } = follow(document, pointer);
+  if (!isObject(value)) return null;
+  const schema = value;
+  if (schema.const !== undefined) return schema.const;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0 && depth > 0) return faker.helpers.arrayElement(schema.examples);
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return faker.helpers.arrayElement(schema.enum);
+  if (Array.isArray(schema.allOf)) {
+    return schema.allOf.reduce<unknown>((merged, _, i) => {
+      const part = fakeFromSchema(document, `${at}/allOf/${i}`, faker, depth);
+      return isObject(merged) && isObject(part) ? { ...merged, ...part } : part;
+    }, typeOf(schema) === 'object' ? fakeObject(document, schema, at, faker, depth) : {});
+  }
+  for (const keyword of ['oneOf', 'anyOf'] as const) {
+    if (Array.isArray(schema[keyword]) && schema[keyword].length > 0) return fakeFromSchema(document, `${at}/${keyword}/0`, faker, depth);
+  }
+  switch (typeOf(schema)) {
+    case 'object':
+      return fakeObject(document, schema, at, faker, depth);
+    case 'array': {
+      if (depth >= MAX_DEPTH || schema.items === undefined) return [];
+      const min = typeof schema.minItems === 'number' ? schema.minItems : 1;
+      const max = Math.max(min, Math.min(typeof schema.maxItems === 'number' ? schema.maxItems : 3, min + 3));
+      return Array.from({ length: faker.number.int({ min, max }) }, () => fakeFromSchema(document, `${at}/items`, faker, depth + 1));
+    }
+    case 'integer':
+      return fakeInteger(schema, faker);
+    case 'number':
+      return faker.number.float({ min: num(schema.minimum, 0), max: num(schema.maximum, 1000), fractionDigits: 2 });
+    case 'boolean':
+      return faker.datatype.boolean();
+    case 'null':
+      return null;
+    default:
+      return fakeString(schema, faker);
+  }
+}
+
+const num = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
+
+function typeOf(schema: JsonObject): string | undefined {
+  if (Array.isArray(schema.type)) return schema.type.find((t) => t !== 'null') as string | undefined;
+  if (typeof schema.type === 'string') return schema.type;
+  if (isObject(schema.properties)) return 'object';
+  return undefined;
+}
+
+function fakeObject(document: unknown, schema: JsonObject, at: string, faker: Faker, depth: number): JsonObject {
+  const out: Record<string, unknown> = {};
+  if (!isObject(schema.properties) || depth >= MAX_DEPTH) return out;
+  for (const name of Object.keys(schema.properties)) {
+    out[name] = fakeFromSchema(document, `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, faker, depth + 1);
+  }
+  return out;
+}
+
+function fakeInteger(schema: JsonObject, faker: Faker): number {
+  const exclusiveMin = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
+  const exclusiveMax = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : undefined;
+  const min = exclusiveMin ?? num(schema.minimum, 1);
+  const max = exclusiveMax ?? num(schema.maximum, Math.max(min, 1000));
+  return faker.number.int({ min, max: Math.max(min, max) });
+}
+
+function fakeString(schema: JsonObject, faker: Faker): string {
+  switch (schema.format) {
+    case 'date-time':
+      return faker.date.recent({ days: 90 }).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    case 'date':
+      return faker.date.recent({ days: 90 }).toISOString().slice(0, 10);
+    case 'email':
+      return faker.internet.email().toLowerCase();
+    case 'uri':
+    case 'url':
+      return faker.internet.url();
+    case 'uuid':
+      return faker.string.uuid();
+    case 'hostname':
+      return faker.internet.domainName();
+    case 'ipv4':
+      return faker.internet.ipv4();
+    case 'ipv6':
+      return faker.internet.ipv6();
+    default: {
+      const min = num(schema.minLength, 1);
+      const max = num(schema.maxLength, Math.max(min, 24));
+      let text = faker.lorem.words({ min: 1, max: 3 });
+      while (text.length < min) text += ` ${faker.lorem.word()}`;
+      return text.slice(0, max);
+    }
+  }
+}

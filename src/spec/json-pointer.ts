@@ -1,0 +1,44 @@
+/** Local JSON references (`#/components/...`, RFC 6901) inside one OpenAPI document. */
+
+export type JsonObject = { readonly [key: string]: unknown };
+
+export const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const unescape = (token: string): string =>
+  decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+
+export const escapePointerToken = (token: string): string =>
+  token.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The value at `pointer` (`#/a/b`), or undefined when the document has nothing there. */
+export function valueAt(document: unknown, pointer: string): unknown {
+  if (!pointer.startsWith('#')) return undefined;
+  const tokens = pointer.slice(1).split('/').slice(1).map(unescape);
+  let node: unknown = document;
+  for (const token of tokens) {
+    if (Array.isArray(node)) node = node[Number(token)];
+    else if (isObject(node) && Object.hasOwn(node, token)) node = node[token];
+    else return undefined;
+  }
+  return node;
+}
+
+export interface Located {
+  readonly value: unknown;
+  /** Where the value really lives, after following `$ref`s. */
+  readonly pointer: string;
+}
+
+/** Follows `$ref` chains from `pointer` until a value that is not a reference. */
+export function follow(document: unknown, pointer: string, seen: ReadonlySet<string> = new Set()): Located {
+  const value = valueAt(document, pointer);
+  if (isObject(value) && typeof value.$ref === 'string') {
+    const target = value.$ref;
+    if (!target.startsWith('#')) throw new Error(`external reference ${target} at ${pointer}: bundle the document into one file first`);
+    if (seen.has(target)) throw new Error(`circular reference ${target} at ${pointer}`);
+    if (valueAt(document, target) === undefined) throw new Error(`unresolvable reference ${target} at ${pointer}`);
+    return follow(document, target, new Set([...seen, target]));
+  }
+  return { value, pointer };
+}

@@ -1,0 +1,67 @@
+import { firstAfter, paginate, type Page, type PageQuery, type Row } from './paging.js';
+
+export type Lookup = { readonly kind: 'found'; readonly row: Row } | { readonly kind: 'not-found' };
+
+/**
+ * One collection of records, kept in ascending id order with an id index beside it. It knows
+ * nothing of HTTP. Ids are assigned synchronously from a counter, so concurrent creates can never
+ * share one; a client-sent id is never honoured.
+ */
+export class Collection {
+  private readonly index = new Map<number, Row>();
+  private nextId: number;
+
+  /** @param rows the backing array (the store's document); kept sorted by id. */
+  constructor(
+    readonly name: string,
+    private readonly rows: Row[],
+  ) {
+    for (const row of rows) this.index.set(row.id, row);
+    this.nextId = (rows.at(-1)?.id ?? 0) + 1;
+  }
+
+  get size(): number {
+    return this.rows.length;
+  }
+
+  list(query: PageQuery): Page {
+    return paginate(this.rows, query);
+  }
+
+  get(id: number): Lookup {
+    const row = this.index.get(id);
+    return row ? { kind: 'found', row } : { kind: 'not-found' };
+  }
+
+  create(fields: Readonly<Record<string, unknown>>): Row {
+    const row: Row = { id: this.nextId++, ...withoutId(fields) };
+    this.rows.push(row);
+    this.index.set(row.id, row);
+    return row;
+  }
+
+  replace(id: number, fields: Readonly<Record<string, unknown>>): Lookup {
+    if (!this.index.has(id)) return { kind: 'not-found' };
+    const row: Row = { id, ...withoutId(fields) };
+    this.rows[this.positionOf(id)] = row;
+    this.index.set(id, row);
+    return { kind: 'found', row };
+  }
+
+  delete(id: number): Lookup {
+    const row = this.index.get(id);
+    if (!row) return { kind: 'not-found' };
+    this.rows.splice(this.positionOf(id), 1);
+    this.index.delete(id);
+    return { kind: 'found', row };
+  }
+
+  private positionOf(id: number): number {
+    return firstAfter(this.rows, id - 1);
+  }
+}
+
+function withoutId(fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { id: _ignored, ...rest } = fields;
+  return rest;
+}

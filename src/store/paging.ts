@@ -1,0 +1,49 @@
+/** Pure filtering and keyset paging over rows kept in ascending `id` order. */
+
+export type Row = Readonly<Record<string, unknown>> & { readonly id: number };
+
+export interface PageQuery {
+  /** Only rows whose id is greater than this. */
+  readonly after: number | undefined;
+  readonly limit: number;
+  /** Field equality filters; a list value matches any of its members. */
+  readonly filters: readonly (readonly [field: string, value: unknown])[];
+}
+
+export interface Page {
+  readonly items: readonly Row[];
+  /** The `after` value of the next page, or undefined on the last page. */
+  readonly nextAfter: number | undefined;
+}
+
+/** Index of the first row whose id is greater than `after` (binary search: rows are sorted by id). */
+export function firstAfter(rows: readonly Row[], after: number | undefined): number {
+  if (after === undefined) return 0;
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((rows[mid] as Row).id <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const matches = (row: Row, filters: PageQuery['filters']): boolean =>
+  filters.every(([field, wanted]) => (Array.isArray(wanted) ? wanted.includes(row[field]) : row[field] === wanted));
+
+/**
+ * One page of the rows that pass the filters. The cost is the rows skipped by the filters plus the
+ * page, never the whole store: the start is found by binary search, and the scan stops at the first
+ * match past the page (which proves there is a next page).
+ */
+export function paginate(rows: readonly Row[], query: PageQuery): Page {
+  const items: Row[] = [];
+  for (let i = firstAfter(rows, query.after); i < rows.length; i++) {
+    const row = rows[i] as Row;
+    if (!matches(row, query.filters)) continue;
+    if (items.length === query.limit) return { items, nextAfter: (items.at(-1) as Row).id };
+    items.push(row);
+  }
+  return { items, nextAfter: undefined };
+}

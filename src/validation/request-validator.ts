@@ -1,0 +1,155 @@
+import type { ValidateFunction } from 'ajv';
+import { errorBody, type ErrorBody, type Violation } from '../core/errors.js';
+import type { BodyRead } from '../core/types.js';
+import type { OperationSpec, ParameterSpec } from '../spec/operation-model.js';
+import { schemaAt } from '../spec/value-kind.js';
+import { matchMediaType } from './media-type.js';
+import { parseParameter } from './parse-parameter.js';
+import type { SchemaCompiler } from './schema-compiler.js';
+import { toViolations } from './schema-compiler.js';
+
+/** A request's inputs, parsed and valid against the operation. */
+export interface ValidInput {
+  readonly path: Readonly<Record<string, unknown>>;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly headers: Readonly<Record<string, unknown>>;
+  /** The parsed body, or undefined when the operation takes none or none was sent. */
+  readonly body: unknown;
+}
+
+export interface RawInput {
+  readonly pathParams: Readonly<Record<string, string>>;
+  readonly query: ReadonlyMap<string, readonly string[]>;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+}
+
+export type Validated = { readonly ok: true; readonly input: ValidInput } | { readonly ok: false; readonly error: ErrorBody };
+
+export interface ValidationOptions {
+  /** `reject`: a query parameter the operation does not declare is a violation. */
+  readonly unknownQueryParameters: 'ignore' | 'reject';
+}
+
+interface CompiledParameter {
+  readonly spec: ParameterSpec;
+  readonly validate: ValidateFunction | undefined;
+  readonly fallback: { readonly value: unknown } | undefined;
+}
+
+/**
+ * Everything needed to judge one operation's requests, compiled once at start-up. Parameters are
+ * parsed by their serialization rules and then checked by schema; every violation is collected so
+ * the client learns all of them in one round trip.
+ */
+export class RequestValidator {
+  private readonly parameters: readonly CompiledParameter[];
+  private readonly bodies: ReadonlyMap<string, ValidateFunction | undefined>;
+  private readonly declaredQuery: ReadonlySet<string>;
+
+  constructor(
+    private readonly operation: OperationSpec,
+    compiler: SchemaCompiler,
+    document: unknown,
+    private readonly options: ValidationOptions,
+  ) {
+    this.parameters = operation.parameters
+      .filter((p) => p.in !== 'cookie')
+      .map((spec) => {
+        const schema = schemaAt(document, spec.schemaPointer);
+        return {
+          spec,
+          validate: spec.schemaPointer ? compiler.compile(spec.schemaPointer) : undefined,
+          fallback: schema && 'default' in schema ? { value: schema.default } : undefined,
+        };
+      });
+    this.declaredQuery = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+    this.bodies = new Map(
+      (operation.requestBody?.content ?? []).map((m) => [m.mediaType, m.schemaPointer ? compiler.compile(m.schemaPointer) : undefined]),
+    );
+  }
+
+  /** Whether the operation takes a body at all (so the pipeline knows whether to read one). */
+  get takesBody(): boolean {
+    return this.operation.requestBody !== undefined;
+  }
+
+  validate(raw: RawInput, body: BodyRead | undefined): Validated {
+    const violations: Violation[] = [];
+    const values = { path: {} as Record<string, unknown>, query: {} as Record<string, unknown>, header: {} as Record<string, unknown> };
+    for (const { spec, validate, fallback } of this.parameters) {
+      const location = `${spec.in}.${spec.name}`;
+      const texts = this.textsOf(spec, raw);
+      if (texts.length === 0) {
+        if (spec.required) violations.push({ location, message: 'is required' });
+        else if (fallback) values[spec.in === 'header' ? 'header' : (spec.in as 'path' | 'query')][spec.name] = fallback.value;
+        continue;
+      }
+      const parsed = parseParameter(spec, texts);
+      if (!parsed.ok) {
+        violations.push({ location, message: parsed.message });
+        continue;
+      }
+      if (validate && !validate(parsed.value)) {
+        violations.push(...toViolations(location, validate.errors));
+        continue;
+      }
+      values[spec.in === 'header' ? 'header' : (spec.in as 'path' | 'query')][spec.name] = parsed.value;
+    }
+    if (this.options.unknownQueryParameters === 'reject') {
+      for (const name of raw.query.keys()) {
+        if (!this.declaredQuery.has(name)) violations.push({ location: `query.${name}`, message: 'is not a parameter of this operation' });
+      }
+    }
+    const parsedBody = this.checkBody(raw.headers['content-type'], body, violations);
+    if ('error' in parsedBody) return { ok: false, error: parsedBody.error };
+    if (violations.length > 0) {
+      const names = [...new Set(violations.map((v) => v.location))].join(', ');
+      return { ok: false, error: errorBody('validation_failed', `Invalid request: ${names}`, violations) };
+    }
+    return { ok: true, input: { path: values.path, query: values.query, headers: values.header, body: parsedBody.value } };
+  }
+
+  private textsOf(spec: ParameterSpec, raw: RawInput): readonly string[] {
+    if (spec.in === 'path') {
+      const value = raw.pathParams[spec.name];
+      return value === undefined ? [] : [value];
+    }
+    if (spec.in === 'query') return raw.query.get(spec.name) ?? [];
+    const header = raw.headers[spec.name];
+    return header === undefined ? [] : [header];
+  }
+
+  /** The body's JSON value, or the error that ends validation at once (415, malformed JSON, ...). */
+  private checkBody(header: string | undefined, body: BodyRead | undefined, violations: Violation[]): { value: unknown } | { error: ErrorBody } {
+    const requestBody = this.operation.requestBody;
+    if (!requestBody) return { value: undefined };
+    if (body?.kind === 'invalid') return { error: errorBody('malformed_request', `The request body could not be read: ${body.reason}`) };
+    const bytes = body?.kind === 'ok' ? body.bytes : undefined;
+    if (bytes === undefined || bytes.length === 0) {
+      return requestBody.required ? { error: errorBody('body_required', 'A request body is required') } : { value: undefined };
+    }
+    const match = matchMediaType(header, requestBody.content);
+    if (!match.ok) return { error: errorBody('unsupported_media_type', match.message) };
+    let value: unknown;
+    if (match.json) {
+      let text: string;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+      } catch {
+        return { error: errorBody('malformed_json', 'The request body is not valid UTF-8') };
+      }
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        // The parser's own message quotes the input; only its position is passed on.
+        const at = /position (\d+)/.exec((error as Error).message)?.[1];
+        return { error: errorBody('malformed_json', `The request body is not valid JSON${at ? ` (at byte ${at})` : ''}`) };
+      }
+    } else {
+      value = bytes.toString('latin1');
+    }
+    const validate = this.bodies.get(match.media.mediaType);
+    if (validate && !validate(value)) violations.push(...toViolations('body', validate.errors));
+    return { value };
+  }
+}

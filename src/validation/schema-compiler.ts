@@ -1,0 +1,71 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { Violation } from '../core/errors.js';
+
+const DOCUMENT_ID = 'urn:understudy:document';
+
+/**
+ * Compiles the document's schemas, by JSON pointer, into Ajv validators once at start-up. The
+ * document is registered as one schema resource so `$ref`s (circular ones included) resolve inside
+ * it. OpenAPI 3.1 schemas are JSON Schema 2020-12; 3.0 schemas are read as draft-07 plus `nullable`.
+ */
+export class SchemaCompiler {
+  private readonly ajv: Ajv;
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(document: unknown, dialect: '3.0' | '3.1') {
+    const options = { allErrors: true, strict: false, validateSchema: false, discriminator: dialect === '3.0', useDefaults: false } as const;
+    this.ajv = dialect === '3.1' ? new Ajv2020(options) : new Ajv(options);
+    addFormats.default(this.ajv);
+    // Stricter than ajv-formats on purpose: an int64 past 2^53 cannot survive a JSON round trip in
+    // most clients (JavaScript's among them), so it is rejected rather than silently rounded.
+    this.ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+    this.ajv.addSchema(document as object, DOCUMENT_ID);
+  }
+
+  /** A validator for the schema at `pointer` (`#/components/schemas/Pet`). */
+  compile(pointer: string): ValidateFunction {
+    let validate = this.cache.get(pointer);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}${pointer}` });
+      this.cache.set(pointer, validate);
+    }
+    return validate;
+  }
+}
+
+/** Ajv's errors as violations, located under `prefix` (`body`, `query.limit`). */
+export function toViolations(prefix: string, errors: readonly ErrorObject[] | null | undefined): Violation[] {
+  const seen = new Set<string>();
+  const out: Violation[] = [];
+  for (const error of errors ?? []) {
+    let location = prefix + pointerToPath(error.instancePath);
+    let message = error.message ?? 'is invalid';
+    if (error.keyword === 'required') {
+      location += `.${String(error.params.missingProperty)}`;
+      message = 'is required';
+    } else if (error.keyword === 'additionalProperties') {
+      location += `.${String(error.params.additionalProperty)}`;
+      message = 'is not allowed';
+    } else if (error.keyword === 'enum') {
+      message = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    } else if (error.keyword === 'if' || error.keyword === 'allOf') {
+      continue;
+    }
+    const key = `${location}\u0000${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ location, message });
+    }
+  }
+  return out;
+}
+
+const pointerToPath = (pointer: string): string =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((token) => (/^(0|[1-9][0-9]*)$/.test(token) ? `[${token}]` : `.${token}`))
+    .join('');
