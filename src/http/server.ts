@@ -51,9 +51,14 @@ export function createSandboxServer(sandbox: Sandbox): Server {
 export function drain(server: Server, drainMs: number): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), drainMs);
+    // A keep-alive connection turns idle when its last answer is sent: close it then, not after
+    // the keep-alive timeout.
+    const sweeper = setInterval(() => server.closeIdleConnections(), 50);
     timer.unref();
+    sweeper.unref();
     server.close(() => {
       clearTimeout(timer);
+      clearInterval(sweeper);
       resolve();
     });
     server.closeIdleConnections();

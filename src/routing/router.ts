@@ -73,7 +73,7 @@ export class Router {
     const literal = node.literals.get(segment);
     if (literal) {
       const found = this.walk(literal, segments, index + 1, params);
-      if (found && found !== 'bad-encoding' && found.operations.size > 0) return found;
+      if (found === 'bad-encoding' || (found && found.operations.size > 0)) return found;
     }
     if (!node.param) return undefined;
     let decoded: string;

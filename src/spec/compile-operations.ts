@@ -76,6 +76,9 @@ function compileOperation(document: unknown, src: OperationSource): OperationSpe
   for (const name of pathNames(src.pathTemplate)) {
     if (!parameters.some((p) => p.in === 'path' && p.name === name)) throw new Error(`path parameter {${name}} is not declared`);
   }
+  for (const p of parameters) {
+    if (p.in === 'path' && !pathNames(src.pathTemplate).includes(p.name)) throw new Error(`path parameter ${p.name} is not in the path`);
+  }
   const security = src.op.security === undefined ? src.globalSecurity : compileSecurity(src.op.security, src.securitySchemes, 'the operation');
   return {
     id: src.id,

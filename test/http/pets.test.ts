@@ -56,7 +56,7 @@ describe.each(EDGES)('pets, stateful, through the $name', ({ make }) => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: 121, name: 'Rex', categoryId: 3, status: 'pending' });
     expect(created.headers.location).toBe('/v1/pets/121');
-    const fetched = await request(app).get(created.headers.location).set(auth());
+    const fetched = await request(app).get(String(created.headers.location)).set(auth());
     expect(fetched.status).toBe(200);
     expect(fetched.body).toEqual(created.body);
     const listed = await request(app).get('/v1/pets?status=pending&after=120').set(auth());

@@ -1,0 +1,28 @@
+# Understudy: the sandbox in a container. Multi-stage: the build stage compiles TypeScript with the
+# dev dependencies; the runtime stage keeps only production dependencies and the compiled output.
+# It runs the same commands as the README (npm ci, npm run build, the understudy CLI).
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4010
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY openapi ./openapi
+COPY fixtures ./fixtures
+USER node
+EXPOSE 4010
+# The API answers 401 without a key: any HTTP answer means the server is up.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/v1/pets').then(() => process.exit(0), () => process.exit(1))"
+CMD ["node", "dist/cli/main.js"]

@@ -1,0 +1,88 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../support/cli.js';
+
+async function tempFile(name: string, text: string): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'understudy-cli-')), name);
+  await writeFile(path, text);
+  return path;
+}
+
+describe('the understudy CLI', () => {
+  it('prints its options with --help', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    for (const option of ['--spec', '--config', '--port', '--host', '--seed', '--admin-token', 'PORT', 'HOST', 'SANDBOX_SEED', 'SANDBOX_ADMIN_TOKEN', 'SANDBOX_CONFIG']) {
+      expect(stdout).toContain(option);
+    }
+  });
+
+  it('refuses an unknown option with exit code 2', async () => {
+    const { code, stderr } = await runCli(['--colour', 'blue']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--colour');
+  });
+
+  it('stops with a message naming the bad field of a config file', async () => {
+    const config = await tempFile('bad.yaml', 'plans:\n  free: { perMinute: -1, perDay: 10 }\n');
+    const { code, stderr } = await runCli(['--config', config]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('plans.free.perMinute');
+  });
+
+  it('stops with a message naming a document that does not load', async () => {
+    const spec = await tempFile('broken.yaml', 'openapi: 3.1.0\ninfo: { title: t, version: 1.0.0 }\npaths:\n  /x/{id}:\n    get:\n      responses: { "200": { description: ok } }\n');
+    const { code, stderr } = await runCli(['--spec', spec]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('GET /x/{id}');
+    expect(stderr).toContain('{id}');
+    const missing = await runCli(['--spec', '/nonexistent/api.yaml']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('cannot read the OpenAPI document');
+  });
+
+  it('serves the Pet Store with demo keys, logs one line per request without the key, and exits 0 on SIGTERM', async () => {
+    const running = await startCli(['--seed', '5']);
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const res = await fetch(`${running.url}/pets?limit=2`, { headers: { Authorization: 'Bearer demo-free' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toHaveLength(2);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+    const lines = running.output().split('\n').filter((l) => l.includes('"msg":"request"'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ method: 'GET', path: '/v1/pets', status: 200, key: expect.stringMatching(/^key_/) });
+    expect(running.output()).not.toContain('demo-free');
+  });
+
+  it('finishes a request in flight when SIGTERM arrives, then exits 0', async () => {
+    const running = await startCli();
+    const { port } = new URL(running.url);
+    const [head, tail] = ['{"name":"Rex",', '"categoryId":1}'];
+    const length = String(Buffer.byteLength(head + tail));
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port, method: 'POST', path: '/v1/pets', headers: { Authorization: 'Bearer demo-pro', 'Content-Type': 'application/json', 'Content-Length': length } },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      // Half the body goes out; once the server has it, SIGTERM lands; once the server says it is
+      // draining, the rest of the body follows.
+      req.write(head, () => {
+        running.child.kill('SIGTERM');
+        void running.waitFor('draining').then(() => req.end(tail));
+      });
+    });
+    const { status, body } = await answer;
+    expect(status).toBe(201);
+    expect(JSON.parse(body)).toMatchObject({ name: 'Rex', categoryId: 1 });
+    expect(await running.exited).toBe(0);
+  });
+});

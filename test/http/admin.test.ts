@@ -1,0 +1,82 @@
+import request from 'supertest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/core/sandbox.js';
+import { ADMIN_TOKEN, auth, EDGES, START, testSandbox } from '../support/sandbox.js';
+
+const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+
+describe.each(EDGES)('admin API through the $name', ({ make }) => {
+  let sandbox: Sandbox;
+  let app: ReturnType<typeof make>;
+  beforeEach(async () => {
+    sandbox = await testSandbox();
+    app = make(sandbox);
+  });
+
+  it('is closed to plan keys, wrong tokens and no token', async () => {
+    for (const headers of [auth('demo-enterprise'), { Authorization: 'Bearer wrong-token' }, {}]) {
+      const res = await request(app).post('/__sandbox/reset').set(headers);
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('admin_unauthorized');
+    }
+  });
+
+  it('is absent when no admin token is configured', async () => {
+    const closed = make(await testSandbox({ adminToken: null }));
+    const res = await request(closed).post('/__sandbox/reset').set(admin);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('route_not_found');
+  });
+
+  it('moves the clock and reports it', async () => {
+    const start = Date.parse(START) / 1000;
+    const res = await request(app).post('/__sandbox/clock').set(admin).send({ advanceSeconds: 90 });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ now: start + 90 });
+    expect((await request(app).get('/__sandbox/clock').set(admin)).body).toEqual({ now: start + 90 });
+    const bad = await request(app).post('/__sandbox/clock').set(admin).send({ advanceSeconds: 'soon' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('validation_failed');
+  });
+
+  it('issues keys on a plan that the API then accepts', async () => {
+    const res = await request(app).post('/__sandbox/keys').set(admin).send({ plan: 'pro' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ key: expect.any(String), plan: 'pro', id: expect.stringMatching(/^key_/) });
+    const used = await request(app).get('/v1/pets?limit=1').set(auth(res.body.key));
+    expect(used.status).toBe(200);
+    expect(used.headers['x-ratelimit-limit']).toBe('300');
+    const bad = await request(app).post('/__sandbox/keys').set(admin).send({ plan: 'platinum' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('resets the store, issued keys and the clock to the seeded state', async () => {
+    const digest = sandbox.store.digest();
+    const issued = (await request(app).post('/__sandbox/keys').set(admin).send({ plan: 'free' })).body.key as string;
+    await request(app).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 1 });
+    await request(app).post('/__sandbox/clock').set(admin).send({ advanceSeconds: 3600 });
+    const res = await request(app).post('/__sandbox/reset').set(admin);
+    expect(res.status).toBe(200);
+    expect(res.body.now).toBe(Date.parse(START) / 1000);
+    expect(sandbox.store.digest()).toBe(digest);
+    expect((await request(app).get('/v1/pets').set(auth(issued))).status).toBe(401);
+  });
+
+  it('keeps a journal of requests that names the key by id, never by value', async () => {
+    await request(app).get('/v1/pets?limit=2').set(auth('demo-pro'));
+    await request(app).get('/v1/nope').set(auth('demo-pro'));
+    const res = await request(app).get('/__sandbox/requests?limit=2').set(admin);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject([
+      { method: 'GET', path: '/v1/pets', query: 'limit=2', status: 200, operationId: 'listPets', keyId: expect.stringMatching(/^key_/) },
+      { method: 'GET', path: '/v1/nope', status: 404, code: 'route_not_found' },
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain('demo-pro');
+  });
+
+  it('answers unknown admin routes with 404 in the Error shape', async () => {
+    const res = await request(app).get('/__sandbox/nothing').set(admin);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('route_not_found');
+  });
+});

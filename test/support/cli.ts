@@ -1,0 +1,51 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+export interface Running {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly url: string;
+  readonly output: () => string;
+  /** Resolves when the CLI has printed `text` (on stdout or stderr). */
+  readonly waitFor: (text: string) => Promise<void>;
+  readonly exited: Promise<number | null>;
+}
+
+/** Starts the built CLI on a free port and resolves once it prints its ready line. */
+export function startCli(args: readonly string[] = [], env: Record<string, string> = {}): Promise<Running> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { env: { ...process.env, ...env } });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const waitFor = (text: string): Promise<void> =>
+    new Promise((resolve) => {
+      const check = () => {
+        if (!out.includes(text)) return;
+        child.stdout.off('data', check);
+        child.stderr.off('data', check);
+        resolve();
+      };
+      child.stdout.on('data', check);
+      child.stderr.on('data', check);
+      check();
+    });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const ready = /serving .* at (http:\/\/\S+)/.exec(out);
+      if (ready?.[1]) resolve({ child, url: ready[1], output: () => out, waitFor, exited });
+    });
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    void exited.then((code) => reject(new Error(`the CLI exited with ${code} before it was ready:\n${out}`)));
+  });
+}
+
+/** Runs the CLI to completion and returns its exit code and output. */
+export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}

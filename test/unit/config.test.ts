@@ -1,0 +1,66 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
+import { loadConfig } from '../../src/config/load-config.js';
+
+async function configFile(text: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'understudy-config-'));
+  const path = join(dir, 'sandbox.yaml');
+  await writeFile(path, text);
+  return path;
+}
+
+describe('loadConfig', () => {
+  it('gives the defaults with no file, env or flags, frozen', async () => {
+    const config = await loadConfig({}, {});
+    expect(config).toEqual(DEFAULT_CONFIG);
+    expect(Object.isFrozen(config.plans.free)).toBe(true);
+  });
+
+  it('reads a partial file: what it leaves out keeps its default', async () => {
+    const path = await configFile('plans:\n  enterprise: { perMinute: 5000, perDay: 1000000 }\n  free: { perMinute: 10, perDay: 100 }\nkeys:\n  - { key: my-key, plan: enterprise }\n');
+    const config = await loadConfig({ config: path }, {});
+    expect(config.plans.free).toEqual({ perMinute: 10, perDay: 100 });
+    expect(config.plans.pro).toEqual(DEFAULT_CONFIG.plans.pro);
+    expect(config.keys).toEqual([{ key: 'my-key', plan: 'enterprise' }]);
+    expect(config.port).toBe(4010);
+  });
+
+  it('layers defaults < file < env < flags', async () => {
+    const path = await configFile('port: 5000\nseed: 7\nhost: 0.0.0.0\n');
+    const config = await loadConfig({ config: path, port: '6000' }, { PORT: '5500', SANDBOX_SEED: '9' });
+    expect(config.port).toBe(6000);
+    expect(config.seed).toBe(9);
+    expect(config.host).toBe('0.0.0.0');
+  });
+
+  it('finds the config file from SANDBOX_CONFIG', async () => {
+    const path = await configFile('seed: 3\n');
+    expect((await loadConfig({}, { SANDBOX_CONFIG: path })).seed).toBe(3);
+  });
+
+  it.each([
+    ['plans:\n  free: { perMinute: "lots", perDay: 1 }\n', 'plans.free.perMinute'],
+    ['keys:\n  - { key: k1, plan: platinum }\n', 'keys.0.plan'],
+    ['port: 70000\n', 'port'],
+    ['bodyLimit: 0\n', 'bodyLimit'],
+    ['colour: blue\n', 'colour'],
+    ['validation: { unknownQueryParameters: maybe }\n', 'validation.unknownQueryParameters'],
+    ['- just\n- a list\n', 'YAML mapping'],
+  ])('stops on a bad file, naming the field (%#)', async (text, field) => {
+    await expect(loadConfig({ config: await configFile(text) }, {})).rejects.toThrow(field);
+  });
+
+  it('stops on a bad number in the environment or flags, naming it', async () => {
+    await expect(loadConfig({}, { PORT: 'eighty' })).rejects.toThrow('PORT');
+    await expect(loadConfig({ seed: '1.5' }, {})).rejects.toThrow('--seed');
+  });
+
+  it('drops the Pet Store fixtures when another document is served', async () => {
+    const config = await loadConfig({ spec: 'other.yaml' }, {});
+    expect(config.fixtures).toBeNull();
+    expect(config.spec).toMatch(/other\.yaml$/);
+  });
+});

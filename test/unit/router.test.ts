@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { Router } from '../../src/routing/router.js';
+import type { OperationSpec } from '../../src/spec/operation-model.js';
+
+const op = (method: string, pathTemplate: string): OperationSpec =>
+  ({ id: `${method} ${pathTemplate}`, method, pathTemplate }) as unknown as OperationSpec;
+
+const router = new Router([op('GET', '/pets'), op('POST', '/pets'), op('GET', '/pets/{petId}'), op('GET', '/pets/mine'), op('GET', '/a/{x}/b/{y}')], '/v1');
+
+describe('Router', () => {
+  it('matches templated paths and decodes their parameters', () => {
+    const match = router.match('GET', '/v1/pets/caf%C3%A9');
+    expect(match.kind === 'found' && match.pathParams).toEqual({ petId: 'café' });
+    const two = router.match('GET', '/v1/a/1/b/2');
+    expect(two.kind === 'found' && two.pathParams).toEqual({ x: '1', y: '2' });
+  });
+
+  it('prefers a concrete path to a templated one', () => {
+    const match = router.match('GET', '/v1/pets/mine');
+    expect(match.kind === 'found' && match.operation.pathTemplate).toBe('/pets/mine');
+  });
+
+  it('tells a wrong method (with the allowed ones) from an unknown path', () => {
+    expect(router.match('DELETE', '/v1/pets')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'POST'] });
+    expect(router.match('GET', '/v1/cats')).toEqual({ kind: 'not-found' });
+    expect(router.match('GET', '/pets')).toEqual({ kind: 'not-found' });
+    expect(router.match('GET', '/v1/pets/')).toEqual({ kind: 'not-found' });
+    expect(router.match('GET', '/v1')).toEqual({ kind: 'not-found' });
+  });
+
+  it('reports broken percent-encoding in a parameter', () => {
+    expect(router.match('GET', '/v1/pets/%E0%A4%A')).toEqual({ kind: 'bad-encoding' });
+  });
+
+  it('lists the methods of a path for preflights', () => {
+    expect(router.methodsAt('/v1/pets')).toEqual(['GET', 'POST']);
+    expect(router.methodsAt('/v1/nothing')).toEqual([]);
+  });
+});
