@@ -15,6 +15,9 @@ export interface PipelineResult {
   readonly keyId: string | undefined;
 }
 
+/** Longest request target (path and query) served; longer ones get 414 (RFC 9112 §3 suggests ≥ 8000). */
+const MAX_TARGET_LENGTH = 8192;
+
 const fail = (error: ErrorBody, headers: Record<string, string> = {}): SandboxResponse => ({ status: error.status, headers, body: error });
 
 /**
@@ -61,6 +64,9 @@ export async function runPipeline(parts: Parts, req: SandboxRequest): Promise<Pi
   if (!verdict.admitted) return settle(fail(errorBody(verdict.code, verdict.message)));
 
   // 4. Failures found before the limiter, answered now that the request is counted.
+  if (req.path.length + req.query.length > MAX_TARGET_LENGTH) {
+    return settle(fail(errorBody('uri_too_long', `The request target exceeds ${MAX_TARGET_LENGTH} characters`)));
+  }
   if (route.kind === 'not-found') return settle(fail(errorBody('route_not_found', `No operation at ${req.method} ${truncate(req.path)}`)));
   if (route.kind === 'bad-encoding') return settle(fail(errorBody('invalid_path_encoding', 'The path has broken percent-encoding')));
   if (route.kind === 'method-not-allowed') {

@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { errorBody } from '../core/errors.js';
 import type { Sandbox } from '../core/sandbox.js';
+import type { SandboxResponse } from '../core/types.js';
 import { toSandboxRequest } from './to-sandbox-request.js';
 import { writeResponse } from './write-response.js';
 
@@ -14,12 +15,20 @@ export function createApp(sandbox: Sandbox): Express {
   app.disable('etag');
   app.use(async (req: Request, res: Response) => {
     const request = toSandboxRequest(req);
-    // Mounted under a prefix, Express strips it from req.url, which is what the sandbox routes on.
+    // Mounted under a prefix, Express strips it from req.url, which is what the sandbox routes on;
+    // the URLs the sandbox hands out (Location, Link) get it back.
     const response = await sandbox.handle(request);
-    writeResponse(res, response, request.method);
+    writeResponse(res, req.baseUrl ? rebase(response, req.baseUrl) : response, request.method);
   });
   app.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     writeResponse(res, { status: 500, headers: {}, body: errorBody('internal_error', 'The sandbox failed on this request') }, 'GET');
   });
   return app;
+}
+
+function rebase(response: SandboxResponse, prefix: string): SandboxResponse {
+  const headers = { ...response.headers };
+  if (headers.location?.startsWith('/')) headers.location = prefix + headers.location;
+  if (headers.link) headers.link = headers.link.replace(/<\//g, `<${prefix}/`);
+  return { ...response, headers };
 }

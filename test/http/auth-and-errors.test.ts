@@ -119,3 +119,13 @@ describe.each(EDGES)('CORS through the $name', ({ make }) => {
     expect(bad.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
+
+describe.each(EDGES)('overlong request targets through the $name', ({ make }) => {
+  it('answers 414 uri_too_long in the Error shape', async () => {
+    const app = make(await testSandbox());
+    const res = await request(app).get(`/v1/pets?status=${'a'.repeat(9000)}`).set(auth());
+    expect(res.status).toBe(414);
+    expect(res.body).toEqual({ code: 'uri_too_long', message: expect.any(String), status: 414 });
+    expect(res.headers['x-ratelimit-limit']).toBeDefined();
+  });
+});
