@@ -103,10 +103,17 @@ export class MemoryCounterStore implements CounterStore {
     return entry;
   }
 
-  /** Drops clients whose every window and ban has ended: they hold nothing worth keeping. */
+  /**
+   * Drops clients that hold nothing worth keeping: no count in a window that has not ended, no
+   * refusal in the current minute, no ban. (A `get` rolls an idle client's windows forward to empty
+   * ones; those must not keep it alive for another day.)
+   */
   private sweep(nowMs: number): void {
     for (const [client, entry] of this.entries) {
-      const live = entry.bannedUntil > nowMs || entry.windows.some((w, i) => w.start + (WINDOWS[i]?.lengthMs ?? 0) > nowMs);
+      const live =
+        entry.bannedUntil > nowMs ||
+        (entry.refusals.count > 0 && entry.refusals.start + MINUTE > nowMs) ||
+        entry.windows.some((w, i) => w.count > 0 && w.start + (WINDOWS[i]?.lengthMs ?? 0) > nowMs);
       if (!live) this.entries.delete(client);
     }
   }

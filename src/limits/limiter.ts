@@ -3,6 +3,10 @@ import type { PlanLimits } from '../config/config.js';
 import type { ClientState, CounterStore } from './counter-store.js';
 import { secondsUntil, WINDOWS } from './windows.js';
 
+/** The earliest moment every window has room again: the latest end among the full windows. */
+const resumeOf = (state: ClientState, limits: readonly number[]): number =>
+  Math.max(0, ...state.windows.map((w, i) => (w.count >= (limits[i] ?? Infinity) ? w.start + (WINDOWS[i]?.lengthMs ?? 0) : 0)));
+
 /** Who a request is counted against: an API key, or the client address when no valid key was sent. */
 export interface Client {
   readonly id: string;
@@ -42,7 +46,9 @@ export class Limiter {
     const limits = this.limitsOf(client.plan);
     const before = this.counters.get(client.id, now);
     if (before.bannedUntil > now) {
-      const retry = secondsUntil(now, before.bannedUntil);
+      // Retry-After must be exact: if a full window outlasts the ban, the ban's end is too early.
+      const resumeAt = Math.max(before.bannedUntil, resumeOf(before, limits));
+      const retry = secondsUntil(now, resumeAt);
       return {
         admitted: false,
         code: 'key_banned',
@@ -52,8 +58,7 @@ export class Limiter {
     }
     const { admitted, state } = this.counters.take(client.id, limits, now);
     if (admitted) return { admitted: true, headers: this.headers(limits, state, now) };
-    // The earliest moment every window has room again: the latest end among the full windows.
-    let resumeAt = Math.max(...state.windows.map((w, i) => (w.count >= (limits[i] ?? Infinity) ? w.start + (WINDOWS[i]?.lengthMs ?? 0) : 0)));
+    let resumeAt = resumeOf(state, limits);
     const refused = this.counters.refuse(client.id, now, this.bans.threshold, now + this.bans.durationSeconds * 1000);
     const banned = refused.bannedUntil > now;
     if (banned) resumeAt = Math.max(resumeAt, refused.bannedUntil);
@@ -81,7 +86,8 @@ export class Limiter {
       }),
       refusalsThisMinute: state.refusals.count,
       banThreshold: this.bans.threshold,
-      bannedUntil: state.bannedUntil > now ? state.bannedUntil / 1000 : null,
+      // Whole Unix seconds, rounded up like X-RateLimit-Reset: the same number a client is shown.
+      bannedUntil: state.bannedUntil > now ? Math.ceil(state.bannedUntil / 1000) : null,
     };
   }
 
