@@ -18,6 +18,7 @@ Options:
   --spec FILE          OpenAPI 3.0/3.1 document (env SANDBOX_SPEC; default openapi/petstore.yaml)
   --config FILE        YAML config file (env SANDBOX_CONFIG); see the README for its fields
   --fixtures FILE      seed data definitions (default fixtures/petstore.yaml for the Pet Store)
+  --data FILE          persist the store to this JSON file (env SANDBOX_DATA; default: memory only)
   --port N             port to listen on (env PORT; default 4010; 0 picks a free one)
   --host HOST          address to listen on (env HOST; default 127.0.0.1)
   --seed N             seed for fixtures and generated answers (env SANDBOX_SEED; default 1)
@@ -37,6 +38,7 @@ async function main(): Promise<number> {
         spec: { type: 'string' },
         config: { type: 'string' },
         fixtures: { type: 'string' },
+        data: { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
         seed: { type: 'string' },
@@ -57,7 +59,7 @@ async function main(): Promise<number> {
   let sandbox;
   try {
     const config = await loadConfig(
-      { config: values.config, spec: values.spec, fixtures: values.fixtures, port: values.port, host: values.host, seed: values.seed, adminToken: values['admin-token'] },
+      { config: values.config, spec: values.spec, fixtures: values.fixtures, data: values.data, port: values.port, host: values.host, seed: values.seed, adminToken: values['admin-token'] },
       process.env,
     );
     sandbox = await createSandbox(config);

@@ -10,6 +10,8 @@ export interface SandboxConfig {
   readonly spec: string;
   /** Seed definitions for the store, or null to generate every collection from its schema. */
   readonly fixtures: string | null;
+  /** A JSON file the store persists to (created, seeded, when absent); null keeps it in memory. */
+  readonly data: string | null;
   readonly host: string;
   readonly port: number;
   /** Overrides the path prefix taken from the document's first server. */

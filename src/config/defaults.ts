@@ -8,6 +8,7 @@ export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DEFAULT_CONFIG: SandboxConfig = {
   spec: `${PACKAGE_ROOT}openapi/petstore.yaml`,
   fixtures: `${PACKAGE_ROOT}fixtures/petstore.yaml`,
+  data: null,
   host: '127.0.0.1',
   port: 4010,
   basePath: null,

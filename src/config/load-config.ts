@@ -12,6 +12,7 @@ export interface ConfigFlags {
   readonly config?: string | undefined;
   readonly spec?: string | undefined;
   readonly fixtures?: string | undefined;
+  readonly data?: string | undefined;
   readonly port?: string | undefined;
   readonly host?: string | undefined;
   readonly seed?: string | undefined;
@@ -56,7 +57,7 @@ async function readConfigFile(path: string): Promise<Tree> {
   if (!isTree(raw)) throw new Error(`the config file ${path} must be a YAML mapping`);
   const base = dirname(path);
   // Paths in a config file are relative to the file, not to the working directory.
-  for (const field of ['spec', 'fixtures'] as const) {
+  for (const field of ['spec', 'fixtures', 'data'] as const) {
     if (typeof raw[field] === 'string') raw[field] = resolve(base, raw[field]);
   }
   return raw;
@@ -72,6 +73,7 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
   const fromFile = file ? await readConfigFile(resolve(file)) : {};
   const fromEnv: Tree = {
     spec: env.SANDBOX_SPEC,
+    data: env.SANDBOX_DATA && resolve(env.SANDBOX_DATA),
     port: integer(env.PORT, 'PORT'),
     host: env.HOST || undefined,
     seed: integer(env.SANDBOX_SEED, 'SANDBOX_SEED'),
@@ -80,6 +82,7 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
   const fromFlags: Tree = {
     spec: flags.spec && resolve(flags.spec),
     fixtures: flags.fixtures && resolve(flags.fixtures),
+    data: flags.data && resolve(flags.data),
     port: integer(flags.port, '--port'),
     host: flags.host,
     seed: integer(flags.seed, '--seed'),

@@ -67,7 +67,7 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
   }
   const frozenAt = config.clock.frozenAt === null ? undefined : Date.parse(config.clock.frozenAt);
   const clock = new SandboxClock(options.timeSource, frozenAt);
-  const store = await Store.open(model, fixtures, config.seed);
+  const store = await Store.open(model, fixtures, config.seed, config.data);
   const keys = new KeyRegistry(config.keys);
   const limiter = new Limiter(config.plans, config.bans, new MemoryCounterStore(), clock);
   const journal = new Journal(config.journalSize);

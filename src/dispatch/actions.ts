@@ -1,5 +1,6 @@
 import { errorBody } from '../core/errors.js';
 import type { SandboxResponse } from '../core/types.js';
+import type { Lookup } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import type { DispatchPlan } from './plan.js';
@@ -32,7 +33,7 @@ export async function dispatch(plan: DispatchPlan, input: ValidInput, ctx: Dispa
     }
     case 'create': {
       const row = collection.create(pick(input.body, plan.writable));
-      await ctx.store.commit();
+      await commitOr(ctx, () => collection.delete(row.id));
       const headers: Record<string, string> = {};
       if (plan.itemPath) headers.location = ctx.basePath + plan.itemPath.replace(/\{[^}]+\}/, encodeURIComponent(String(row.id)));
       return { status: plan.successStatus, headers, body: row };
@@ -41,16 +42,37 @@ export async function dispatch(plan: DispatchPlan, input: ValidInput, ctx: Dispa
     case 'replace':
     case 'delete': {
       const id = Number(plan.idParam === undefined ? NaN : input.path[plan.idParam]);
-      const found =
-        action === 'read' ? collection.get(id) : action === 'replace' ? collection.replace(id, pick(input.body, plan.writable)) : collection.delete(id);
+      let found: Lookup;
+      if (action === 'read') found = collection.get(id);
+      else if (action === 'delete') {
+        const removed = collection.delete(id);
+        if (removed.kind === 'found') await commitOr(ctx, () => collection.restore(removed.row));
+        found = removed;
+      } else {
+        const replaced = collection.replace(id, pick(input.body, plan.writable));
+        if (replaced.kind === 'found') await commitOr(ctx, () => collection.restore(replaced.before));
+        found = replaced;
+      }
       if (found.kind === 'not-found') {
         return { status: 404, headers: {}, body: errorBody('resource_not_found', `No ${resource} record has id ${String(input.path[plan.idParam ?? ''])}`) };
       }
-      if (action !== 'read') await ctx.store.commit();
       return action === 'delete' && plan.successStatus === 204
         ? { status: 204, headers: {} }
         : { status: plan.successStatus, headers: {}, body: found.row };
     }
+  }
+}
+
+/**
+ * Makes a change durable before it is answered; if the write fails, the change is undone in memory
+ * too (and the request fails with a 500), so memory never holds what the file does not.
+ */
+async function commitOr(ctx: DispatchContext, undo: () => unknown): Promise<void> {
+  try {
+    await ctx.store.commit();
+  } catch (error) {
+    undo();
+    throw error;
   }
 }
 

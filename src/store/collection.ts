@@ -1,6 +1,7 @@
 import { firstAfter, paginate, type Page, type PageQuery, type Row } from './paging.js';
 
 export type Lookup = { readonly kind: 'found'; readonly row: Row } | { readonly kind: 'not-found' };
+export type Replacement = { readonly kind: 'found'; readonly row: Row; readonly before: Row } | { readonly kind: 'not-found' };
 
 /**
  * One collection of records, kept in ascending id order with an id index beside it. It knows
@@ -40,12 +41,21 @@ export class Collection {
     return row;
   }
 
-  replace(id: number, fields: Readonly<Record<string, unknown>>): Lookup {
-    if (!this.index.has(id)) return { kind: 'not-found' };
+  replace(id: number, fields: Readonly<Record<string, unknown>>): Replacement {
+    const before = this.index.get(id);
+    if (!before) return { kind: 'not-found' };
     const row: Row = { id, ...withoutId(fields) };
     this.rows[this.positionOf(id)] = row;
     this.index.set(id, row);
-    return { kind: 'found', row };
+    return { kind: 'found', row, before };
+  }
+
+  /** Puts a record back as it was (undoing a replace or delete whose write failed). */
+  restore(row: Row): void {
+    const at = this.positionOf(row.id);
+    if (this.index.has(row.id)) this.rows[at] = row;
+    else this.rows.splice(at, 0, row);
+    this.index.set(row.id, row);
   }
 
   delete(id: number): Lookup {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Low, Memory } from 'lowdb';
+import { Low, Memory, type Adapter } from 'lowdb';
+import { DataFile } from 'lowdb/node';
 import type { ApiModel } from '../spec/operation-model.js';
 import { Collection } from './collection.js';
 import { generateRows, seededFaker, type FixtureDefinitions } from './fixtures.js';
@@ -11,20 +12,51 @@ export type StoreData = Record<string, Row[]>;
 /**
  * The sandbox's state: one lowdb document holding a list of records per collection, seeded from
  * the fixtures with a fixed seed, so the same seed gives the same data byte for byte.
+ *
+ * In memory by default. With a data file, lowdb's file adapter persists the document: every write
+ * goes to a temporary file that is then renamed over the old one (atomic on POSIX), and concurrent
+ * writes are coalesced, each resolving once a file holding its change is in place.
  */
 export class Store {
   private collections = new Map<string, Collection>();
-  private readonly db = new Low<StoreData>(new Memory<StoreData>(), {});
+  private readonly db: Low<StoreData>;
 
   private constructor(
     private readonly model: ApiModel,
     private readonly fixtures: FixtureDefinitions,
     private readonly seed: number,
-  ) {}
+    adapter: Adapter<StoreData>,
+  ) {
+    this.db = new Low<StoreData>(adapter, {});
+  }
 
-  static async open(model: ApiModel, fixtures: FixtureDefinitions, seed: number): Promise<Store> {
-    const store = new Store(model, fixtures, seed);
-    await store.reset();
+  /**
+   * Opens the store: from the data file when it exists, else freshly seeded. A data file that
+   * does not parse, or does not hold a store, stops the start and is left untouched.
+   */
+  static async open(model: ApiModel, fixtures: FixtureDefinitions, seed: number, dataFile: string | null = null): Promise<Store> {
+    const adapter = dataFile ? new DataFile<StoreData>(dataFile, { parse: JSON.parse, stringify: JSON.stringify }) : new Memory<StoreData>();
+    const store = new Store(model, fixtures, seed, adapter);
+    if (!dataFile) {
+      await store.reset();
+      return store;
+    }
+    let saved: unknown;
+    try {
+      saved = await adapter.read();
+    } catch (error) {
+      throw new Error(`the data file ${dataFile} cannot be read (${(error as Error).message}); it was left untouched`);
+    }
+    if (saved === null) {
+      await store.reset();
+      return store;
+    }
+    const problem = storeProblem(saved);
+    if (problem) throw new Error(`the data file ${dataFile} does not hold a sandbox store (${problem}); it was left untouched`);
+    // Collections the document has gained since the file was written are seeded.
+    const gained = [...itemSchemas(model).keys()].some((name) => !Object.hasOwn(saved as object, name));
+    store.db.data = gained ? { ...store.seedData(), ...(saved as StoreData) } : (saved as StoreData);
+    store.index();
     return store;
   }
 
@@ -32,6 +64,10 @@ export class Store {
   async reset(): Promise<void> {
     this.db.data = this.seedData();
     await this.db.write();
+    this.index();
+  }
+
+  private index(): void {
     this.collections = new Map(Object.entries(this.db.data).map(([name, rows]) => [name, new Collection(name, rows)]));
   }
 
@@ -61,4 +97,21 @@ export class Store {
     }
     return Object.fromEntries(seeded);
   }
+}
+
+/** Why a parsed data file is not a store (an object of lists of records with ascending ids), or undefined. */
+function storeProblem(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'not a JSON object';
+  for (const [name, rows] of Object.entries(data)) {
+    if (!Array.isArray(rows)) return `${name} is not a list`;
+    let last = 0;
+    for (const [i, row] of rows.entries()) {
+      const id = (row as { id?: unknown } | null)?.id;
+      if (typeof row !== 'object' || row === null || typeof id !== 'number' || !Number.isSafeInteger(id) || id <= last) {
+        return `${name}[${i}] has no id, or ids are not ascending`;
+      }
+      last = id;
+    }
+  }
+  return undefined;
 }

@@ -1,0 +1,64 @@
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createNodeHandler } from '../../src/http/node-handler.js';
+import { auth, testSandbox } from '../support/sandbox.js';
+
+const tempDir = () => mkdtemp(join(tmpdir(), 'understudy-data-'));
+
+describe('the store persisted to a data file', () => {
+  it('seeds a missing file, and a restart finds what was created', async () => {
+    const data = join(await tempDir(), 'store.json');
+    const first = await testSandbox({ data });
+    const created = await request(createNodeHandler(first)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 2 });
+    expect(created.status).toBe(201);
+    const onDisk = JSON.parse(await readFile(data, 'utf8')) as { pets: { id: number }[] };
+    expect(onDisk.pets.at(-1)).toEqual(created.body);
+
+    const second = await testSandbox({ data });
+    const fetched = await request(createNodeHandler(second)).get(`/v1/pets/${created.body.id}`).set(auth());
+    expect(fetched.body).toEqual(created.body);
+    expect(second.store.digest()).toBe(first.store.digest());
+  });
+
+  it('writes what reset restores', async () => {
+    const data = join(await tempDir(), 'store.json');
+    const sandbox = await testSandbox({ data });
+    const seeded = await readFile(data, 'utf8');
+    await request(createNodeHandler(sandbox)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 2 });
+    expect(await readFile(data, 'utf8')).not.toBe(seeded);
+    await sandbox.reset();
+    expect(await readFile(data, 'utf8')).toBe(seeded);
+  });
+
+  it.each([
+    ['not JSON', '{"pets": [', 'cannot be read'],
+    ['not an object', '[1, 2]', 'not a JSON object'],
+    ['a collection that is not a list', '{"pets": {}}', 'pets is not a list'],
+    ['records without ids', '{"pets": [{"name": "Rex"}]}', 'pets[0] has no id'],
+  ])('stops the start on a file that is %s, naming it, and leaves it untouched', async (_, text, message) => {
+    const data = join(await tempDir(), 'store.json');
+    await writeFile(data, text);
+    await expect(testSandbox({ data })).rejects.toThrow(message);
+    await expect(testSandbox({ data })).rejects.toThrow(data);
+    expect(await readFile(data, 'utf8')).toBe(text);
+  });
+
+  it('undoes a change whose write fails, and answers 500 in the Error shape', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'store.json');
+    const sandbox = await testSandbox({ data });
+    const before = sandbox.store.digest();
+    // The adapter writes to a temporary file beside the data file; a directory in its place makes
+    // every write fail.
+    await mkdir(join(dir, '.store.json.tmp'));
+    const res = await request(createNodeHandler(sandbox)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 2 });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ code: 'internal_error', message: expect.any(String), status: 500 });
+    expect(sandbox.store.digest()).toBe(before);
+    const list = await request(createNodeHandler(sandbox)).get('/v1/pets?after=120').set(auth());
+    expect(list.body).toEqual([]);
+  });
+});
