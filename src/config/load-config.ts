@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { parse } from 'yaml';
+import { load as parseYaml } from 'js-yaml';
 import type { SandboxConfig } from './config.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import { DEFAULT_CONFIG } from './defaults.js';
@@ -49,7 +49,7 @@ function deepFreeze<T>(value: T): T {
 async function readConfigFile(path: string): Promise<Tree> {
   let raw: unknown;
   try {
-    raw = parse(await readFile(path, 'utf8'));
+    raw = parseYaml(await readFile(path, 'utf8'));
   } catch (error) {
     throw new Error(`cannot read the config file ${path}: ${(error as Error).message}`);
   }
@@ -98,7 +98,7 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
 
 /** Validates a merged configuration tree and checks that its parts agree. */
 export function checkConfig(tree: Tree): SandboxConfig {
-  const ajv = new Ajv({ allErrors: true });
+  const ajv = new Ajv({ allErrors: true, code: { optimize: false } });
   addFormats.default(ajv);
   const validate = ajv.compile(CONFIG_SCHEMA);
   if (!validate(tree)) {
