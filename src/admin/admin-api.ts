@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { bearerChallenge, readBearer } from '../auth/bearer.js';
 import { unixSeconds } from '../clock/clock.js';
 import { errorBody, type ErrorBody } from '../core/errors.js';
@@ -6,6 +7,19 @@ import type { Parts } from '../core/parts.js';
 import type { SandboxRequest, SandboxResponse } from '../core/types.js';
 
 export const ADMIN_PREFIX = '/__sandbox';
+
+const RESOLUTION_MS = 10;
+let histogram: IntervalHistogram | undefined;
+/** The histogram records the whole interval between its timer's runs; the delay is what exceeds it. */
+const lateness = (ns: number): number => Math.max(0, Math.round((ns / 1e6 - RESOLUTION_MS) * 100) / 100);
+/** The process's event-loop delay, measured from the first time metrics are asked for. */
+function eventLoopDelay(): IntervalHistogram {
+  if (!histogram) {
+    histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+    histogram.enable();
+  }
+  return histogram;
+}
 
 const fail = (error: ErrorBody, headers: Record<string, string> = {}): SandboxResponse => ({ status: error.status, headers, body: error });
 const ok = (body: unknown, status = 200): SandboxResponse => ({ status, headers: {}, body });
@@ -69,6 +83,17 @@ export async function handleAdmin(parts: Parts, actions: AdminActions, req: Sand
       const record = parts.keys.find(presented) ?? parts.keys.byId(presented);
       if (!record) return fail(errorBody('resource_not_found', 'No such key'));
       return ok({ id: record.id, ...parts.limiter.inspect(record) });
+    }
+    case 'GET /metrics': {
+      const memory = process.memoryUsage();
+      const delay = eventLoopDelay();
+      return ok({
+        now: unixSeconds(parts.clock.now()),
+        uptimeSeconds: Math.round(process.uptime()),
+        rssBytes: memory.rss,
+        heapUsedBytes: memory.heapUsed,
+        eventLoopDelayMs: { p50: lateness(delay.percentile(50)), p99: lateness(delay.percentile(99)), max: lateness(delay.max) },
+      });
     }
     case 'GET /requests': {
       const limit = Number(/(?:^|&)limit=(\d+)/.exec(req.query)?.[1] ?? 100);

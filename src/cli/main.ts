@@ -68,7 +68,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const { config } = sandbox;
-  const { logger, log } = requestLogger(config.log.level);
+  const { log } = requestLogger(config.log.level);
   sandbox.onExchange(log);
   const server = createSandboxServer(sandbox);
   try {
@@ -86,8 +86,11 @@ async function main(): Promise<number> {
   process.stdout.write(`understudy: serving ${sandbox.model.title} ${sandbox.model.version} at http://${host}:${port}${sandbox.basePath}\n`);
   return new Promise((resolve) => {
     const stop = (signal: string) => {
-      logger.info({ signal }, 'draining');
-      void drain(server, DRAIN_MS).then(() => resolve(0));
+      process.stdout.write(`understudy: ${signal}: draining requests in flight, then stopping\n`);
+      void drain(server, DRAIN_MS).then(() => {
+        process.stdout.write('understudy: stopped\n');
+        resolve(0);
+      });
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

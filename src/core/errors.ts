@@ -24,6 +24,7 @@ export const ERRORS = {
   operation_removed: 410,
   admin_unauthorized: 401,
   internal_error: 500,
+  not_implemented: 501,
   response_contract_violation: 500,
 } as const;
 

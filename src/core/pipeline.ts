@@ -64,6 +64,7 @@ export async function runPipeline(parts: Parts, req: SandboxRequest): Promise<Pi
   if (!verdict.admitted) return settle(fail(errorBody(verdict.code, verdict.message)));
 
   // 4. Failures found before the limiter, answered now that the request is counted.
+  if (req.malformed) return settle(fail(errorBody(req.malformed.code, req.malformed.message)));
   if (req.path.length + req.query.length > MAX_TARGET_LENGTH) {
     return settle(fail(errorBody('uri_too_long', `The request target exceeds ${MAX_TARGET_LENGTH} characters`)));
   }

@@ -16,6 +16,12 @@ export interface SandboxRequest {
   /** Header names in lower case; repeated headers joined with `, `. */
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly clientAddress: string;
+  /**
+   * Set by the edge when the request breaks HTTP itself (RFC 9112: no or several Host headers, an
+   * HTTP version other than 1.x, a content coding the sandbox cannot decode); answered after the
+   * limiter like any other failure.
+   */
+  readonly malformed?: { readonly code: 'malformed_request' | 'unsupported_media_type' | 'not_implemented'; readonly message: string };
   /** Reads the body, honouring the size limit. Called at most once, and only when needed. */
   readonly readBody: (limit: number) => Promise<BodyRead>;
 }

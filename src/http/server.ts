@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody, type ErrorCode } from '../core/errors.js';
 import type { Sandbox } from '../core/sandbox.js';
@@ -6,10 +6,14 @@ import { createNodeHandler } from './node-handler.js';
 
 /**
  * Server timeouts, set deliberately: a client gets 10 s to send its headers and 30 s for the whole
- * request, and an idle keep-alive connection is closed after 5 s. Headers (request line included)
- * are capped at 16 KiB, Node's default, answered 431 in the Error shape.
+ * request, and an idle keep-alive connection is closed after 5 s. The request head is capped at
+ * 16 KiB (Node's default), answered 431 in the Error shape (414 when the request line alone is
+ * past the target limit).
  */
 export const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxHeaderSize: 16 * 1024 } as const;
+
+const MAX_TARGET_LENGTH = 8192;
+const REASONS: Readonly<Record<number, string>> = { 400: 'Bad Request', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
 
 /** A bare HTTP/1.1 answer in the Error shape, for requests Node refuses before any handler runs. */
 function rawError(socket: Socket, code: ErrorCode, message: string): void {
@@ -19,30 +23,62 @@ function rawError(socket: Socket, code: ErrorCode, message: string): void {
   }
   const error = errorBody(code, message);
   const body = JSON.stringify(error);
-  const reason = REASONS[error.status] ?? 'Bad Request';
   socket.end(
-    `HTTP/1.1 ${error.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${error.status} ${REASONS[error.status] ?? 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
-const REASONS: Readonly<Record<number, string>> = { 400: 'Bad Request', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+/** What Node's parser refused, as one of our errors. */
+function classify(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): [ErrorCode, string] {
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    const lineEnd = error.rawPacket?.indexOf('\r\n') ?? -1;
+    // RFC 9112 §3: a request line longer than the server accepts gets 414, not 431.
+    if (error.rawPacket && (lineEnd === -1 || lineEnd > MAX_TARGET_LENGTH)) return ['uri_too_long', `The request target exceeds ${MAX_TARGET_LENGTH} characters`];
+    return ['headers_too_large', 'The request headers exceed 16 KiB'];
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['malformed_request', 'The request was not received in time'];
+  return ['malformed_request', 'The request is not valid HTTP/1.1'];
+}
 
 /** The standalone server: the sandbox behind a plain `node:http` edge. */
 export function createSandboxServer(sandbox: Sandbox): Server {
+  const handle = createNodeHandler(sandbox);
+  // The latest request on each connection and its answer: a parse error in a later, pipelined
+  // request must not overtake that answer.
+  const latest = new WeakMap<Socket, { readonly req: IncomingMessage; readonly answered: Promise<void> }>();
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    latest.set(req.socket, { req, answered: new Promise((resolve) => res.once('close', resolve)) });
+    handle(req, res);
+  };
   const server = createServer(
     {
       headersTimeout: SERVER_TIMEOUTS.headersTimeoutMs,
       requestTimeout: SERVER_TIMEOUTS.requestTimeoutMs,
       keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeoutMs,
       maxHeaderSize: SERVER_TIMEOUTS.maxHeaderSize,
+      // The Host rules of RFC 9112 §3.2 are checked by the edge, which answers in the Error shape.
+      requireHostHeader: false,
     },
-    createNodeHandler(sandbox),
+    listener,
   );
+  // `Expect: 100-continue`: invite the body only when it fits; a larger one is refused (413)
+  // without the client ever sending it.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (!(declared > sandbox.config.bodyLimit)) res.writeContinue();
+    listener(req, res);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code === 'HPE_HEADER_OVERFLOW') return rawError(socket, 'headers_too_large', 'The request headers exceed 16 KiB');
-    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return rawError(socket, 'malformed_request', 'The request was not received in time');
-    if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
-    rawError(socket, 'malformed_request', 'The request is not valid HTTP/1.1');
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [code, message] = classify(error);
+    const previous = latest.get(socket);
+    // A request still arriving owns the error (a broken chunk in its body): answer at once. One
+    // fully received is being answered: the error is in the next request, so wait for that answer.
+    if (previous && previous.req.complete) void previous.answered.then(() => rawError(socket, code, message));
+    else rawError(socket, code, message);
   });
   return server;
 }
