@@ -15,23 +15,32 @@ export interface JournalEntry {
   readonly durationMs: number;
 }
 
+/** A ring buffer: adding is O(1) however full it is, since it runs on every request. */
 export class Journal {
-  private entries: JournalEntry[] = [];
+  private entries: (JournalEntry | undefined)[] = [];
+  private next = 0;
+  private count = 0;
 
   constructor(private readonly capacity: number) {}
 
   add(entry: JournalEntry): void {
     if (this.capacity === 0) return;
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    this.entries[this.next] = entry;
+    this.next = (this.next + 1) % this.capacity;
+    this.count = Math.min(this.count + 1, this.capacity);
   }
 
   /** The newest `limit` entries, oldest first. */
   recent(limit: number): readonly JournalEntry[] {
-    return this.entries.slice(-limit);
+    const n = Math.min(limit, this.count);
+    const out: JournalEntry[] = [];
+    for (let i = n; i > 0; i--) out.push(this.entries[(this.next - i + this.capacity) % this.capacity] as JournalEntry);
+    return out;
   }
 
   clear(): void {
     this.entries = [];
+    this.next = 0;
+    this.count = 0;
   }
 }
