@@ -34,8 +34,13 @@ export function fakeFromSchema(document: unknown, pointer: string, faker: Faker,
     }
     case 'integer':
       return fakeInteger(schema, faker);
-    case 'number':
-      return faker.number.float({ min: num(schema.minimum, 0), max: num(schema.maximum, 1000), fractionDigits: 2 });
+    case 'number': {
+      const min = num(schema.minimum, num(schema.exclusiveMinimum, -1) + 1);
+      const max = num(schema.maximum, num(schema.exclusiveMaximum, 1001) - 1);
+      const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined;
+      if (step !== undefined) return faker.number.int({ min: Math.ceil(min / step), max: Math.max(Math.ceil(min / step), Math.floor(max / step)) }) * step;
+      return faker.number.float({ min, max: Math.max(min, max), fractionDigits: 2 });
+    }
     case 'boolean':
       return faker.datatype.boolean();
     case 'null':
@@ -64,11 +69,16 @@ function fakeObject(document: unknown, schema: JsonObject, at: string, faker: Fa
 }
 
 function fakeInteger(schema: JsonObject, faker: Faker): number {
-  const exclusiveMin = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
-  const exclusiveMax = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : undefined;
-  const min = exclusiveMin ?? num(schema.minimum, 1);
-  const max = exclusiveMax ?? num(schema.maximum, Math.max(min, 1000));
-  return faker.number.int({ min, max: Math.max(min, max) });
+  const exclusiveMin = typeof schema.exclusiveMinimum === 'number' ? Math.floor(schema.exclusiveMinimum) + 1 : undefined;
+  const exclusiveMax = typeof schema.exclusiveMaximum === 'number' ? Math.ceil(schema.exclusiveMaximum) - 1 : undefined;
+  const min = exclusiveMin ?? Math.ceil(num(schema.minimum, 1));
+  const max = Math.max(min, exclusiveMax ?? Math.floor(num(schema.maximum, Math.max(min, 1000))));
+  const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined;
+  if (step === undefined) return faker.number.int({ min, max });
+  // A multiple of the step inside the bounds (or the nearest one above the minimum if none fits).
+  const low = Math.ceil(min / step);
+  const high = Math.max(low, Math.floor(max / step));
+  return faker.number.int({ min: low, max: high }) * step;
 }
 
 function fakeString(schema: JsonObject, faker: Faker): string {

@@ -17,6 +17,9 @@ import { kindOf, schemaAt } from './value-kind.js';
 
 const STORE_ACTIONS: readonly StoreAction[] = ['list', 'create', 'read', 'replace', 'delete', 'mock'];
 
+/** The binding of an operation with no `x-understudy` action, until conventions decide (by identity). */
+const UNBOUND: Binding = Object.freeze({ action: 'mock', resource: undefined });
+
 /**
  * Compiles an OpenAPI 3.0/3.1 document into the plain operation model. Anything the sandbox cannot
  * serve stops here with a message naming the operation, never later on a request.
@@ -88,7 +91,7 @@ function compileOperation(document: unknown, src: OperationSource): OperationSpe
     requestBody: compileRequestBody(document, src.op.requestBody, `${src.opPointer}/requestBody`),
     responses: compileResponses(document, src.op.responses, `${src.opPointer}/responses`),
     security,
-    binding: explicitBinding(src.op['x-understudy']) ?? { action: 'mock', resource: undefined },
+    binding: explicitBinding(src.op['x-understudy']) ?? UNBOUND,
     lifecycle: compileLifecycle(src.op),
   };
 }
@@ -256,7 +259,7 @@ function inferBindings(document: unknown, operations: OperationSpec[]): Operatio
   const collections = new Set<string>();
   const inferred = operations.map((op) => {
     if (op.binding.resource !== undefined) collections.add(op.binding.resource);
-    if (op.binding.action !== 'mock' || op.binding.resource !== undefined) return op;
+    if (op.binding !== UNBOUND) return op;
     const segments = op.pathTemplate.split('/').filter(Boolean);
     const last = segments.at(-1);
     if (last === undefined || last.startsWith('{')) return op;
@@ -267,7 +270,7 @@ function inferBindings(document: unknown, operations: OperationSpec[]): Operatio
     return op;
   });
   return inferred.map((op) => {
-    if (op.binding.action !== 'mock') return op;
+    if (op.binding !== UNBOUND) return op;
     const segments = op.pathTemplate.split('/').filter(Boolean);
     const last = segments.at(-1);
     const parent = segments.at(-2);

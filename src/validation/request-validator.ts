@@ -148,8 +148,32 @@ export class RequestValidator {
     } else {
       value = bytes.toString('latin1');
     }
+    const infinite = nonFiniteAt(value);
+    if (infinite !== undefined) {
+      // JSON.parse reads 1e400 as Infinity, which JSON cannot carry back: refuse it, like an
+      // int64 past 2^53, rather than store a value that would be answered as null.
+      violations.push({ location: `body${infinite}`, message: 'must be a finite number' });
+      return { value };
+    }
     const validate = this.bodies.get(match.media.mediaType);
     if (validate && !validate(value)) violations.push(...toViolations('body', validate.errors));
     return { value };
   }
+}
+
+/** Where the first non-finite number in a parsed JSON value is (`.a[2].b`; `` for the root), or undefined. */
+function nonFiniteAt(root: unknown): string | undefined {
+  // Iterative, so a deeply nested body cannot exhaust the stack.
+  const stack: [unknown, string][] = [[root, '']];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop() as [unknown, string];
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return path;
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, child] of Object.entries(value)) stack.push([child, `${path}.${key}`]);
+    }
+  }
+  return undefined;
 }

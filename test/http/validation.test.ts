@@ -38,6 +38,7 @@ const ROWS: readonly Row[] = [
   { name: 'missing name and categoryId', method: 'post', url: '/v1/pets', body: '{}', type: JSON_TYPE, status: 400, code: 'validation_failed', locations: ['body.name', 'body.categoryId'] },
   { name: 'wrong types and an unknown status', method: 'post', url: '/v1/pets', body: '{"name":5,"categoryId":"1","status":"lost"}', type: JSON_TYPE, status: 400, code: 'validation_failed', locations: ['body.name', 'body.categoryId', 'body.status'] },
   { name: 'categoryId past 2^53', method: 'post', url: '/v1/pets', body: '{"name":"Rex","categoryId":9007199254740993}', type: JSON_TYPE, status: 400, code: 'validation_failed', locations: ['body.categoryId'] },
+  { name: 'categoryId past the double range (1e400)', method: 'post', url: '/v1/pets', body: '{"name":"Rex","categoryId":1e400}', type: JSON_TYPE, status: 400, code: 'validation_failed', locations: ['body.categoryId'] },
   { name: 'categoryId a fraction', method: 'post', url: '/v1/pets', body: '{"name":"Rex","categoryId":1.5}', type: JSON_TYPE, status: 400, code: 'validation_failed', locations: ['body.categoryId'] },
   { name: 'body an array', method: 'post', url: '/v1/pets', body: '[]', type: JSON_TYPE, status: 400, code: 'validation_failed', locations: ['body'] },
   { name: 'body a string', method: 'post', url: '/v1/pets', body: '"Rex"', type: JSON_TYPE, status: 400, code: 'validation_failed', locations: ['body'] },
