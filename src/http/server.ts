@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 import { errorBody, type ErrorCode } from '../core/errors.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { createNodeHandler } from './node-handler.js';
@@ -13,6 +13,7 @@ import { createNodeHandler } from './node-handler.js';
 export const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxHeaderSize: 16 * 1024 } as const;
 
 const MAX_TARGET_LENGTH = 8192;
+const netClose = NetServer.prototype.close;
 const REASONS: Readonly<Record<number, string>> = { 400: 'Bad Request', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
 
 /** A bare HTTP/1.1 answer in the Error shape, for requests Node refuses before any handler runs. */
@@ -83,20 +84,33 @@ export function createSandboxServer(sandbox: Sandbox): Server {
   return server;
 }
 
-/** Stops accepting, lets in-flight requests finish for up to `drainMs`, then closes what is left. */
+/** How long a connection that has sent nothing complete yet may still deliver its request while draining. */
+const DRAIN_GRACE_MS = 250;
+
+/**
+ * Stops accepting, lets in-flight requests finish for up to `drainMs`, then closes what is left.
+ *
+ * `http.Server.close()` closes every connection without a request in progress at once, which
+ * also cuts off a request whose bytes are still in the socket's buffer; so only the listening
+ * socket is closed at first (`net.Server.close`), idle connections are closed after a short grace
+ * and then as soon as they fall idle, and whatever remains at `drainMs` is closed.
+ */
 export function drain(server: Server, drainMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), drainMs);
-    // A keep-alive connection turns idle when its last answer is sent: close it then, not after
-    // the keep-alive timeout.
-    const sweeper = setInterval(() => server.closeIdleConnections(), 50);
-    timer.unref();
-    sweeper.unref();
-    server.close(() => {
-      clearTimeout(timer);
+    const deadline = setTimeout(() => server.closeAllConnections(), drainMs);
+    let sweeper: NodeJS.Timeout | undefined;
+    const grace = setTimeout(() => {
+      server.closeIdleConnections();
+      sweeper = setInterval(() => server.closeIdleConnections(), 50);
+      sweeper.unref();
+    }, DRAIN_GRACE_MS);
+    deadline.unref();
+    grace.unref();
+    netClose.call(server, () => {
+      clearTimeout(deadline);
+      clearTimeout(grace);
       clearInterval(sweeper);
       resolve();
     });
-    server.closeIdleConnections();
   });
 }

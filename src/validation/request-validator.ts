@@ -149,12 +149,9 @@ export class RequestValidator {
       value = bytes.toString('latin1');
     }
     const infinite = nonFiniteAt(value);
-    if (infinite !== undefined) {
-      // JSON.parse reads 1e400 as Infinity, which JSON cannot carry back: refuse it, like an
-      // int64 past 2^53, rather than store a value that would be answered as null.
-      violations.push({ location: `body${infinite}`, message: 'must be a finite number' });
-      return { value };
-    }
+    // JSON.parse reads 1e400 as Infinity, which JSON cannot carry back: refuse it, like an int64
+    // past 2^53, rather than store a value that would be answered as null.
+    if (infinite !== undefined) violations.push({ location: `body${infinite}`, message: 'must be a finite number' });
     const validate = this.bodies.get(match.media.mediaType);
     if (validate && !validate(value)) violations.push(...toViolations('body', validate.errors));
     return { value };
