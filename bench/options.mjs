@@ -1,0 +1,48 @@
+// The run's settings, from the environment (and `--quick` on the command line).
+import { fileURLToPath } from 'node:url';
+
+/** The package root (bench/..), so the harness runs from any working directory. */
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * @typedef {object} BenchOptions
+ * @property {boolean} quick         smoke run: short phases, no 1,000,000-pet store unless BENCH_SIZES says so
+ * @property {number} duration       seconds of measured load per scenario per target
+ * @property {number} warmup         seconds of unmeasured load before each measured one
+ * @property {number} connections    autocannon connections
+ * @property {number[]} sizes        pets in the store-size rows
+ * @property {string[] | null} targets  only these targets (BENCH_TARGETS=a,b), null for all
+ * @property {boolean} scale         run the store-size and document-size rows (BENCH_SCALE=0 skips them)
+ * @property {number} startTimeout   seconds a server may take to give its first answer
+ * @property {number} retries        measure a load run again up to this often when other processes disturbed it
+ * @property {number} quietWait      seconds to wait, before each start and load run, for other processes to leave the CPU
+ */
+
+/** @param {string | undefined} raw @param {number} fallback @param {string} name */
+function seconds(raw, fallback, name) {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds, not "${raw}"`);
+  return value;
+}
+
+/** @param {NodeJS.ProcessEnv} env @param {string[]} argv @returns {BenchOptions} */
+export function readOptions(env = process.env, argv = process.argv.slice(2)) {
+  const quick = argv.includes('--quick') || /^(1|true|yes)$/i.test(env.BENCH_QUICK ?? '');
+  const sizes = env.BENCH_SIZES
+    ? env.BENCH_SIZES.split(',').map((s) => Number(s.trim()))
+    : quick ? [100, 100_000] : [100, 100_000, 1_000_000];
+  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) throw new Error(`BENCH_SIZES must be whole numbers >= 1, not "${env.BENCH_SIZES}"`);
+  return {
+    quick,
+    duration: seconds(env.BENCH_DURATION, quick ? 1 : 5, 'BENCH_DURATION'),
+    warmup: seconds(env.BENCH_WARMUP, quick ? 0.3 : 1, 'BENCH_WARMUP'),
+    connections: Math.round(seconds(env.BENCH_CONNECTIONS, 32, 'BENCH_CONNECTIONS')),
+    sizes,
+    targets: env.BENCH_TARGETS ? env.BENCH_TARGETS.split(',').map((s) => s.trim()) : null,
+    scale: env.BENCH_SCALE !== '0',
+    startTimeout: seconds(env.BENCH_START_TIMEOUT, 300, 'BENCH_START_TIMEOUT'),
+    quietWait: env.BENCH_QUIET_WAIT === '0' ? 0 : seconds(env.BENCH_QUIET_WAIT, quick ? 0 : 60, 'BENCH_QUIET_WAIT'),
+    retries: env.BENCH_RETRIES === '0' ? 0 : Math.round(seconds(env.BENCH_RETRIES, quick ? 0 : 2, 'BENCH_RETRIES')),
+  };
+}

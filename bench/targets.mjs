@@ -1,0 +1,108 @@
+// What the bench runs: each target is a server started as `node <args>` on a port.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { ROOT } from './options.mjs';
+
+const require = createRequire(import.meta.url);
+
+export const PETSTORE = join(ROOT, 'openapi/petstore.yaml');
+/** GitHub's REST API description (~1,200 operations, 13 MB of JSON) from @octokit/openapi. */
+export const GITHUB = require.resolve('@octokit/openapi/generated/api.github.com.json');
+export const GITHUB_VERSION = /** @type {{ version: string }} */ (require('@octokit/openapi/package.json')).version;
+export const PRISM_VERSION = /** @type {{ version: string }} */ (require('@stoplight/prism-cli/package.json')).version;
+
+const SANDBOX_CLI = join(ROOT, 'dist/cli/main.js');
+const PRISM_CLI = require.resolve('@stoplight/prism-cli');
+const CEILING = join(ROOT, 'bench/ceiling-server.mjs');
+export const BENCH_CONFIG = join(ROOT, 'bench/sandbox.yaml');
+const BENCH_CONFIG_SILENT = join(ROOT, 'bench/sandbox-silent.yaml');
+
+/** The key on the bench plan (bench/sandbox.yaml). Prism takes any bearer token. */
+export const BENCH_KEY = 'bench-unlimited';
+
+/**
+ * @typedef {object} Target
+ * @property {string} id         short name, used in BENCH_TARGETS and the JSON
+ * @property {string} label      name in the table
+ * @property {string} command    how a user would start it (for the report)
+ * @property {string} basePath   prefix of the API's paths on this server
+ * @property {boolean} constant  answers 200 to every request (the ceiling): every status but 200 is an error
+ * @property {(port: number) => string[]} args  arguments to `node`
+ */
+
+/** Understudy on the Pet Store, every feature on. @param {string} config @param {string[]} extra @returns {(port: number) => string[]} */
+const sandboxArgs = (config, extra = []) => (port) => [SANDBOX_CLI, '--config', config, '--port', String(port), ...extra];
+/** @param {string} document @param {string[]} extra @returns {(port: number) => string[]} */
+const prismArgs = (document, extra = []) => (port) => [PRISM_CLI, 'mock', ...extra, '-p', String(port), document];
+
+/** @type {Target[]} The comparison targets, in table order. */
+export const TARGETS = [
+  {
+    id: 'understudy',
+    label: 'understudy',
+    command: 'understudy --config bench/sandbox.yaml (log: info)',
+    basePath: '/v1',
+    constant: false,
+    args: sandboxArgs(BENCH_CONFIG),
+  },
+  {
+    id: 'understudy-silent',
+    label: 'understudy, log silent',
+    command: 'understudy --config bench/sandbox-silent.yaml (log: silent)',
+    basePath: '/v1',
+    constant: false,
+    args: sandboxArgs(BENCH_CONFIG_SILENT),
+  },
+  {
+    id: 'prism',
+    label: 'prism mock',
+    command: 'prism mock openapi/petstore.yaml',
+    // Prism routes on the paths alone: the document's server URL is templated, so no /v1.
+    basePath: '',
+    constant: false,
+    args: prismArgs(PETSTORE),
+  },
+  {
+    id: 'prism-fast',
+    label: 'prism mock -v silent',
+    command: 'prism mock -v silent openapi/petstore.yaml',
+    basePath: '',
+    constant: false,
+    args: prismArgs(PETSTORE, ['-v', 'silent']),
+  },
+  {
+    id: 'ceiling',
+    label: 'ceiling (node:http)',
+    command: 'node bench/ceiling-server.mjs',
+    basePath: '/v1',
+    constant: true,
+    args: (port) => [CEILING, '--port', String(port)],
+  },
+];
+
+/** The baselines every figure is divided by. */
+export const BASELINES = /** @type {const} */ (['prism-fast', 'ceiling']);
+
+/** Understudy on the Pet Store with `pets` seeded `count` times (bench/fixtures/). @param {number} count @param {string} fixtures @returns {Target} */
+export function storeSizeTarget(count, fixtures) {
+  return {
+    id: `understudy-pets-${count}`,
+    label: `understudy, ${count.toLocaleString('en-US')} pets`,
+    command: `understudy --config bench/sandbox.yaml --fixtures ${fixtures}`,
+    basePath: '/v1',
+    constant: false,
+    args: sandboxArgs(BENCH_CONFIG, ['--fixtures', join(ROOT, fixtures)]),
+  };
+}
+
+/**
+ * The document-size targets: start-up only, Pet Store against GitHub's description.
+ * `probe` is a GET that must answer 2xx once the server is up.
+ * @type {(Target & { document: string, probe: string })[]}
+ */
+export const DOCUMENT_TARGETS = [
+  { id: 'understudy-doc-petstore', label: 'understudy, Pet Store doc', command: 'understudy --config bench/sandbox.yaml', document: 'petstore', probe: '/pets?limit=1', basePath: '/v1', constant: false, args: sandboxArgs(BENCH_CONFIG) },
+  { id: 'prism-doc-petstore', label: 'prism mock, Pet Store doc', command: 'prism mock openapi/petstore.yaml', document: 'petstore', probe: '/pets?limit=1', basePath: '', constant: false, args: prismArgs(PETSTORE) },
+  { id: 'understudy-doc-github', label: 'understudy, GitHub doc', command: `understudy --config bench/sandbox.yaml --spec ${GITHUB.slice(ROOT.length)}`, document: 'github', probe: '/', basePath: '', constant: false, args: sandboxArgs(BENCH_CONFIG, ['--spec', GITHUB]) },
+  { id: 'prism-doc-github', label: 'prism mock, GitHub doc', command: `prism mock ${GITHUB.slice(ROOT.length)}`, document: 'github', probe: '/', basePath: '', constant: false, args: prismArgs(GITHUB) },
+];
