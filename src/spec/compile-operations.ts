@@ -13,6 +13,7 @@ import {
   type SecurityScheme,
   type StoreAction,
 } from './operation-model.js';
+import { normalize30 } from './normalize-30.js';
 import { kindOf, schemaAt } from './value-kind.js';
 
 const STORE_ACTIONS: readonly StoreAction[] = ['list', 'create', 'read', 'replace', 'delete', 'mock'];
@@ -24,9 +25,10 @@ const UNBOUND: Binding = Object.freeze({ action: 'mock', resource: undefined });
  * Compiles an OpenAPI 3.0/3.1 document into the plain operation model. Anything the sandbox cannot
  * serve stops here with a message naming the operation, never later on a request.
  */
-export function compileOperations(document: unknown): ApiModel {
-  if (!isObject(document)) throw new Error('the OpenAPI document is not an object');
-  const dialect = String(document.openapi).startsWith('3.1') ? '3.1' : '3.0';
+export function compileOperations(source: unknown): ApiModel {
+  if (!isObject(source)) throw new Error('the OpenAPI document is not an object');
+  const dialect = String(source.openapi).startsWith('3.1') ? '3.1' : '3.0';
+  const document = (dialect === '3.0' ? normalize30(source) : source) as JsonObject;
   const info = isObject(document.info) ? document.info : {};
   const securitySchemes = compileSecuritySchemes(document);
   const globalSecurity = compileSecurity(document.security, securitySchemes, 'the document');
