@@ -25,4 +25,4 @@ EXPOSE 4010
 # The API answers 401 without a key: any HTTP answer means the server is up.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/v1/pets').then(() => process.exit(0), () => process.exit(1))"
-CMD ["node", "dist/cli/main.js"]
+CMD ["node", "--max-semi-space-size=4", "dist/cli/main.js"]

@@ -15,7 +15,7 @@ const KEY = 'bench-unlimited';
 /** The store is reset this often, so the slope measures leaks, not the data the creates add. */
 const RESET_EVERY_MS = 10_000;
 
-const server = spawn(process.execPath, [join(ROOT, 'dist/cli/main.js'), '--port', '0', '--config', join(ROOT, 'bench/sandbox-silent.yaml'), '--admin-token', ADMIN], {
+const server = spawn(process.execPath, ['--max-semi-space-size=4', join(ROOT, 'dist/cli/main.js'), '--port', '0', '--config', join(ROOT, 'bench/sandbox-silent.yaml'), '--admin-token', ADMIN], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 process.once('exit', () => server.kill('SIGKILL'));

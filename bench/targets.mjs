@@ -31,7 +31,7 @@ export const BENCH_KEY = 'bench-unlimited';
  */
 
 /** Understudy on the Pet Store, every feature on. @param {string} config @param {string[]} extra @returns {(port: number) => string[]} */
-const sandboxArgs = (config, extra = []) => (port) => [SANDBOX_CLI, '--config', config, '--port', String(port), ...extra];
+const sandboxArgs = (config, extra = []) => (port) => ['--max-semi-space-size=4', SANDBOX_CLI, '--config', config, '--port', String(port), ...extra];
 /** @param {string} document @param {string[]} extra @returns {(port: number) => string[]} */
 const prismArgs = (document, extra = []) => (port) => [PRISM_CLI, 'mock', ...extra, '-p', String(port), document];
 

@@ -5,6 +5,8 @@ import type { Exchange } from '../core/sandbox.js';
 export function requestLogger(level: string): { logger: Logger; log: (exchange: Exchange) => void } {
   const logger = pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
   const log = (exchange: Exchange): void => {
+    // Nothing is built for a line that would not be written (the silenced log costs nothing).
+    if (exchange.error === undefined ? !logger.isLevelEnabled('info') : !logger.isLevelEnabled('error')) return;
     const { request, response } = exchange;
     const line = {
       reqId: request.id,

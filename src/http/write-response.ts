@@ -1,18 +1,27 @@
 import type { ServerResponse } from 'node:http';
 import type { SandboxResponse } from '../core/types.js';
 
-/** Writes the core's plain answer: JSON body, exact Content-Length, nothing else added. */
+/**
+ * Writes the core's plain answer: JSON body, exact Content-Length, nothing else added. The headers
+ * go out in one `writeHead` with a flat list, and the body as a string, which Node sends in the
+ * same write as the head (a Buffer would take a second, vectored one): both measured on the hot path.
+ */
 export function writeResponse(res: ServerResponse, response: SandboxResponse, method: string): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const payload = response.body === undefined ? undefined : Buffer.from(JSON.stringify(response.body), 'utf8');
-  res.statusCode = response.status;
-  for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
-  if (payload) {
-    if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.setHeader('content-length', payload.length);
+  const payload = response.body === undefined ? undefined : JSON.stringify(response.body);
+  const flat: string[] = [];
+  let typed = false;
+  for (const name in response.headers) {
+    flat.push(name, response.headers[name] as string);
+    if (name === 'content-type') typed = true;
   }
+  if (payload !== undefined) {
+    if (!typed) flat.push('content-type', 'application/json; charset=utf-8');
+    flat.push('content-length', String(Buffer.byteLength(payload)));
+  }
+  res.writeHead(response.status, flat);
   res.end(method === 'HEAD' ? undefined : payload);
 }
