@@ -90,6 +90,7 @@ export async function handleAdmin(parts: Parts, actions: AdminActions, req: Sand
       return ok({
         now: unixSeconds(parts.clock.now()),
         uptimeSeconds: Math.round(process.uptime()),
+        inFlight: parts.inFlight.count,
         rssBytes: memory.rss,
         heapUsedBytes: memory.heapUsed,
         eventLoopDelayMs: { p50: lateness(delay.percentile(50)), p99: lateness(delay.percentile(99)), max: lateness(delay.max) },

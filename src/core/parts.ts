@@ -34,4 +34,6 @@ export interface Parts {
   readonly keys: KeyRegistry;
   readonly limiter: Limiter;
   readonly journal: Journal;
+  /** API requests being answered right now (admin requests aside). */
+  readonly inFlight: { count: number };
 }

@@ -16,17 +16,18 @@ export interface PipelineResult {
 }
 
 /** Longest request target (path and query) served; longer ones get 414 (RFC 9112 §3 suggests ≥ 8000). */
-const MAX_TARGET_LENGTH = 8192;
+export const MAX_TARGET_LENGTH = 8192;
 
 const fail = (error: ErrorBody, headers: Record<string, string> = {}): SandboxResponse => ({ status: error.status, headers, body: error });
 
 /**
  * One API request, start to finish. Each step either continues or settles the answer:
  *
- *   route ─ authenticate ─ rate limit ─┬─ 429 ─────────────────────────────────────────┐
- *                                      ├─ 404/405 (no route), 401 (bad key), 400 (query)│
- *                                      ├─ 410 (past the sunset) ─ 413 (body) ─ 400/415 ─┤
- *                                      └─ dispatch (store or document) ─────────────────┴─ headers
+ *   route ─ authenticate ─ rate limit ─┬─ 429 ──────────────────────────────────────────────┐
+ *                                      ├─ 400/415/501 (HTTP itself), 414, 404/405 (no route), │
+ *                                      │  401 (bad key), 400 (query encoding)                 │
+ *                                      ├─ 410 (past the sunset) ─ 413 (body) ─ 400/415 ──────┤
+ *                                      └─ dispatch (store or document) ──────────────────────┴─ headers
  *
  * Rate limiting comes before the route and key failures are answered, so every request that
  * reaches the API uses quota, including wrong ones: probing for routes or keys is throttled too.

@@ -71,7 +71,7 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
   const keys = new KeyRegistry(config.keys);
   const limiter = new Limiter(config.plans, config.bans, new MemoryCounterStore(), clock);
   const journal = new Journal(config.journalSize);
-  const parts: Parts = { config, model, basePath, router: new Router(model.operations, basePath), operations, clock, store, keys, limiter, journal };
+  const parts: Parts = { config, model, basePath, router: new Router(model.operations, basePath), operations, clock, store, keys, limiter, journal, inFlight: { count: 0 } };
   const listeners: ((exchange: Exchange) => void)[] = [];
 
   const reset = async (): Promise<void> => {
@@ -89,8 +89,13 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
       if (req.path === ADMIN_PREFIX || req.path.startsWith(`${ADMIN_PREFIX}/`)) {
         exchange = { response: await handleAdmin(parts, { reset }, req), operationId: undefined, keyId: undefined };
       } else {
-        const result = await runPipeline(parts, req);
-        exchange = { response: checked(parts, result.operation, result.response), operationId: result.operation?.id, keyId: result.keyId };
+        parts.inFlight.count++;
+        try {
+          const result = await runPipeline(parts, req);
+          exchange = { response: checked(parts, result.operation, result.response), operationId: result.operation?.id, keyId: result.keyId };
+        } finally {
+          parts.inFlight.count--;
+        }
       }
     } catch (error) {
       const body = errorBody('internal_error', `The sandbox failed on this request (id ${req.id}); it has been logged`);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import { errorBody, type ErrorCode } from '../core/errors.js';
+import { MAX_TARGET_LENGTH } from '../core/pipeline.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { createNodeHandler } from './node-handler.js';
 
@@ -12,7 +13,6 @@ import { createNodeHandler } from './node-handler.js';
  */
 export const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxHeaderSize: 16 * 1024 } as const;
 
-const MAX_TARGET_LENGTH = 8192;
 const netClose = NetServer.prototype.close;
 const REASONS: Readonly<Record<number, string>> = { 400: 'Bad Request', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
 
@@ -85,7 +85,7 @@ export function createSandboxServer(sandbox: Sandbox): Server {
 }
 
 /** How long a connection that has sent nothing complete yet may still deliver its request while draining. */
-const DRAIN_GRACE_MS = 250;
+const DRAIN_GRACE_MS = 1_000;
 
 /**
  * Stops accepting, lets in-flight requests finish for up to `drainMs`, then closes what is left.

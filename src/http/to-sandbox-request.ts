@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import getRawBody from 'raw-body';
 import type { BodyRead, SandboxRequest } from '../core/types.js';
+
+// raw-body (with its charset tables) is loaded on the first body read, not at start-up.
+let rawBody: Promise<{ default: typeof import('raw-body') }> | undefined;
 
 /** Reads a request body up to `limit` bytes; a longer one is refused before it is all read. */
 async function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
   const declared = req.headers['content-length'];
   try {
+    const { default: getRawBody } = await (rawBody ??= import('raw-body'));
     const bytes = await getRawBody(req, { limit, length: declared === undefined ? undefined : declared });
     return { kind: 'ok', bytes };
   } catch (error) {

@@ -50,8 +50,9 @@ export class Router {
   match(method: string, rawPath: string): RouteMatch {
     if (!this.owns(rawPath)) return { kind: 'not-found' };
     const rest = rawPath.slice(this.basePath.length);
-    const segments = rest.split('/').slice(1);
-    if (segments.length === 0 || segments.some((s) => s === '')) return { kind: 'not-found' };
+    // The root (`/` in the document) is the base path itself, with or without its slash.
+    const segments = rest === '' || rest === '/' ? [] : rest.split('/').slice(1);
+    if (segments.some((s) => s === '')) return { kind: 'not-found' };
     const params: Record<string, string> = {};
     const node = this.walk(this.root, segments, 0, params);
     if (node === 'bad-encoding') return { kind: 'bad-encoding' };

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Low, Memory, type Adapter } from 'lowdb';
-import { DataFile } from 'lowdb/node';
 import type { ApiModel } from '../spec/operation-model.js';
 import { Collection } from './collection.js';
 import { generateRows, seededFaker, type FixtureDefinitions } from './fixtures.js';
@@ -35,7 +34,10 @@ export class Store {
    * does not parse, or does not hold a store, stops the start and is left untouched.
    */
   static async open(model: ApiModel, fixtures: FixtureDefinitions, seed: number, dataFile: string | null = null): Promise<Store> {
-    const adapter = dataFile ? new DataFile<StoreData>(dataFile, { parse: JSON.parse, stringify: JSON.stringify }) : new Memory<StoreData>();
+    // The file adapter is loaded only when there is a file to persist to.
+    const adapter = dataFile
+      ? new (await import('lowdb/node')).DataFile<StoreData>(dataFile, { parse: JSON.parse, stringify: JSON.stringify })
+      : new Memory<StoreData>();
     const store = new Store(model, fixtures, seed, adapter);
     if (!dataFile) {
       await store.reset();

@@ -15,6 +15,7 @@ describe("GitHub's REST description", () => {
     expect(sandbox.model.operations.length).toBeGreaterThan(900);
     const app = createNodeHandler(sandbox);
     const auth = { Authorization: 'Bearer demo-enterprise' };
+    expect((await request(app).get('/').set(auth)).status).toBe(200);
     const meta = await request(app).get('/meta').set(auth);
     expect(meta.status).toBe(200);
     const bad = await request(app).get('/repos/octocat/hello/issues?per_page=many').set(auth);

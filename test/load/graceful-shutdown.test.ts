@@ -3,6 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { startCli } from '../support/cli.js';
 
 const IN_FLIGHT = 100;
+const ADMIN = 'drain-admin-token';
+
+async function metrics(url: string): Promise<{ inFlight: number }> {
+  const res = await fetch(`${url.replace(/\/v1$/, '')}/__sandbox/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } });
+  return (await res.json()) as { inFlight: number };
+}
+
+/** Polls until `condition` holds (bounded: a server that never gets there fails the test). */
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 5_000; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('the condition never held');
+}
 
 /**
  * SIGTERM with 100 requests in flight: each has sent its headers and half its body when the signal
@@ -10,7 +25,7 @@ const IN_FLIGHT = 100;
  */
 describe('SIGTERM under load', () => {
   it(`answers all ${IN_FLIGHT} requests in flight in full, then exits 0`, async () => {
-    const running = await startCli(['--config', new URL('../durability/unlimited.yaml', import.meta.url).pathname]);
+    const running = await startCli(['--config', new URL('../durability/unlimited.yaml', import.meta.url).pathname, '--admin-token', ADMIN]);
     const { port } = new URL(running.url);
     const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
     const started: Promise<void>[] = [];
@@ -44,6 +59,8 @@ describe('SIGTERM under load', () => {
       return answer;
     });
     await Promise.all(started);
+    // Every request has reached the sandbox (it is waiting for the rest of its body) before the signal.
+    await until(async () => (await metrics(running.url)).inFlight === IN_FLIGHT);
     running.child.kill('SIGTERM');
     const results = await Promise.all(answers);
     expect(results.map((r) => r.status)).toEqual(Array(IN_FLIGHT).fill(201));

@@ -28,6 +28,17 @@ describe('Router', () => {
     expect(router.match('GET', '/v1')).toEqual({ kind: 'not-found' });
   });
 
+  it('serves an operation on the root path at the base path, with or without its slash', () => {
+    const rooted = new Router([op('GET', '/'), op('GET', '/pets')], '/v1');
+    for (const path of ['/v1', '/v1/']) {
+      const match = rooted.match('GET', path);
+      expect(match.kind === 'found' && match.operation.pathTemplate).toBe('/');
+    }
+    const bare = new Router([op('GET', '/')], '');
+    expect(bare.match('GET', '/').kind).toBe('found');
+    expect(bare.match('GET', '/x').kind).toBe('not-found');
+  });
+
   it('reports broken percent-encoding in a parameter', () => {
     expect(router.match('GET', '/v1/pets/%E0%A4%A')).toEqual({ kind: 'bad-encoding' });
   });
