@@ -2,7 +2,6 @@ import { escapePointerToken, follow, isObject, type JsonObject } from './json-po
 import {
   HTTP_METHODS,
   type ApiModel,
-  type Binding,
   type HeaderSpec,
   type Lifecycle,
   type MediaSpec,
@@ -11,15 +10,11 @@ import {
   type ResponseSpec,
   type SecurityRequirement,
   type SecurityScheme,
-  type StoreAction,
 } from './operation-model.js';
+import { explicitBinding, inferBindings, UNBOUND } from './bindings.js';
 import { normalize30 } from './normalize-30.js';
 import { kindOf, schemaAt } from './value-kind.js';
 
-const STORE_ACTIONS: readonly StoreAction[] = ['list', 'create', 'read', 'replace', 'delete', 'mock'];
-
-/** The binding of an operation with no `x-understudy` action, until conventions decide (by identity). */
-const UNBOUND: Binding = Object.freeze({ action: 'mock', resource: undefined });
 
 /**
  * Compiles an OpenAPI 3.0/3.1 document into the plain operation model. Anything the sandbox cannot
@@ -207,22 +202,6 @@ function compileSecurity(raw: unknown, schemes: ReadonlyMap<string, SecuritySche
   });
 }
 
-function explicitBinding(raw: unknown): Binding | undefined {
-  if (!isObject(raw) || raw.action === undefined) return undefined;
-  if (!STORE_ACTIONS.includes(raw.action as StoreAction)) {
-    throw new Error(`x-understudy.action "${String(raw.action)}" is not one of ${STORE_ACTIONS.join(', ')}`);
-  }
-  const action = raw.action as StoreAction;
-  if (action !== 'mock' && typeof raw.resource !== 'string') throw new Error(`x-understudy.action "${action}" needs a "resource"`);
-  const pagination = isObject(raw.pagination) ? raw.pagination : {};
-  const name = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-  return {
-    action,
-    resource: typeof raw.resource === 'string' ? raw.resource : undefined,
-    pagination: { limit: name(pagination.limit), after: name(pagination.after) },
-  };
-}
-
 function compileLifecycle(op: JsonObject): Lifecycle {
   const date = (field: string): Date | undefined => {
     const raw = op[field];
@@ -250,39 +229,4 @@ function basePathOf(document: JsonObject): string {
   });
   const pathname = new URL(url, 'http://sandbox.invalid').pathname;
   return pathname.replace(/\/+$/, '');
-}
-
-/**
- * Operations without an explicit `x-understudy` binding follow REST conventions: GET on a collection
- * path answering an array lists, POST on it creates, and GET, PUT and DELETE on `collection/{id}`
- * read, replace and delete. Item paths are bound only when their collection is.
- */
-function inferBindings(document: unknown, operations: OperationSpec[]): OperationSpec[] {
-  const collections = new Set<string>();
-  const inferred = operations.map((op) => {
-    if (op.binding.resource !== undefined) collections.add(op.binding.resource);
-    if (op.binding !== UNBOUND) return op;
-    const segments = op.pathTemplate.split('/').filter(Boolean);
-    const last = segments.at(-1);
-    if (last === undefined || last.startsWith('{')) return op;
-    const success = op.responses.find((r) => r.status.startsWith('2'));
-    const schema = schemaAt(document, success?.content[0]?.schemaPointer);
-    if (op.method === 'GET' && schema?.type === 'array') return withBinding(op, 'list', last, collections);
-    if (op.method === 'POST' && op.requestBody) return withBinding(op, 'create', last, collections);
-    return op;
-  });
-  return inferred.map((op) => {
-    if (op.binding !== UNBOUND) return op;
-    const segments = op.pathTemplate.split('/').filter(Boolean);
-    const last = segments.at(-1);
-    const parent = segments.at(-2);
-    if (!last?.startsWith('{') || parent === undefined || !collections.has(parent)) return op;
-    const action = ({ GET: 'read', PUT: 'replace', DELETE: 'delete' } as const)[op.method as 'GET' | 'PUT' | 'DELETE'];
-    return action ? { ...op, binding: { action, resource: parent } } : op;
-  });
-}
-
-function withBinding(op: OperationSpec, action: StoreAction, resource: string, collections: Set<string>): OperationSpec {
-  collections.add(resource);
-  return { ...op, binding: { action, resource } };
 }
