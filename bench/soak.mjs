@@ -1,6 +1,7 @@
 // The soak: a mixed workload against the built sandbox for a while, reporting zero-5xx, the RSS
 // slope and the event-loop delay. `npm run soak` (SOAK_SECONDS, default 120; SOAK_CONCURRENCY,
-// default 16). Not part of `npm test`, which runs a 4-second version of it. Loopback only.
+// default 16; SOAK_REPORT, where the JSON goes, default bench/results/soak-latest.json). `npm test`
+// runs a 4-second version of it. Loopback only.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -109,7 +110,8 @@ const report = {
   rssSlopeMBPerMinute: (slope * 60) / 2 ** 20,
   eventLoopDelayMs: final.eventLoopDelayMs,
 };
-mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench/results/soak-latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+const reportFile = process.env.SOAK_REPORT ?? join(ROOT, 'bench/results/soak-latest.json');
+mkdirSync(dirname(reportFile), { recursive: true });
+writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 process.exitCode = counts['5xx'] === 0 && counts.socket === 0 ? 0 : 1;
