@@ -46,12 +46,14 @@ export async function runPipeline(parts: Parts, req: SandboxRequest): Promise<Pi
   const queryValues = query.ok ? query.values : new Map<string, readonly string[]>();
 
   // 2. Authenticate: against the operation's requirements, or any scheme when no route matched.
+  // A public operation still counts a valid key it is sent against that key, not the address.
   const credentials = { headers: req.headers, query: queryValues };
-  const auth: AuthOutcome = operation
-    ? authenticate(operation.security, parts.model.securitySchemes, credentials, parts.keys)
-    : authenticate([...parts.model.securitySchemes.keys()].map((name) => [name]), parts.model.securitySchemes, credentials, parts.keys);
-  const keyId = auth.kind === 'key' ? auth.key.id : undefined;
-  const client: Client = auth.kind === 'key' ? auth.key : { id: `address:${req.clientAddress}`, plan: parts.config.anonymousPlan };
+  const anyKey = (): AuthOutcome =>
+    authenticate([...parts.model.securitySchemes.keys()].map((name) => [name]), parts.model.securitySchemes, credentials, parts.keys);
+  const auth: AuthOutcome = operation ? authenticate(operation.security, parts.model.securitySchemes, credentials, parts.keys) : anyKey();
+  const caller = auth.kind === 'anonymous' ? anyKey() : auth;
+  const keyId = caller.kind === 'key' ? caller.key.id : undefined;
+  const client: Client = caller.kind === 'key' ? caller.key : { id: `address:${req.clientAddress}`, plan: parts.config.anonymousPlan };
 
   // 3. Rate limit.
   const verdict = parts.limiter.take(client);

@@ -53,4 +53,12 @@ describe.each(EDGES)('a second document (OpenAPI 3.0, no extensions) through the
     expect(first.body).toEqual({ books: expect.any(Number), members: expect.any(Number), opened: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
     expect(second.body).toEqual(first.body);
   });
+
+  it('counts a public operation against the key it is sent, and against the address without one', async () => {
+    const anonymous = await request(app).get('/api/v2/stats');
+    expect(anonymous.headers['x-ratelimit-limit']).toBe('60');
+    const keyed = await request(app).get('/api/v2/stats').set(key);
+    expect(keyed.status).toBe(200);
+    expect(keyed.headers['x-ratelimit-limit']).toBe('300');
+  });
 });
