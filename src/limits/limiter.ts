@@ -33,6 +33,8 @@ export interface BanPolicy {
  * clients that keep going after 429s. Pure logic over an injected clock and a counter store.
  */
 export class Limiter {
+  private readonly compiled = new Map<string, { readonly limits: readonly number[]; readonly policy: string }>();
+
   constructor(
     private readonly plans: Readonly<Record<string, PlanLimits>>,
     private readonly bans: BanPolicy,
@@ -53,11 +55,11 @@ export class Limiter {
         admitted: false,
         code: 'key_banned',
         message: `Banned for repeated requests after 429 responses; retry in ${retry} s`,
-        headers: { ...this.headers(limits, before, now, before.bannedUntil), 'retry-after': String(retry) },
+        headers: { ...this.headers(client.plan, before, now, before.bannedUntil), 'retry-after': String(retry) },
       };
     }
     const { admitted, state } = this.counters.take(client.id, limits, now);
-    if (admitted) return { admitted: true, headers: this.headers(limits, state, now) };
+    if (admitted) return { admitted: true, headers: this.headers(client.plan, state, now) };
     let resumeAt = resumeOf(state, limits);
     const refused = this.counters.refuse(client.id, now, this.bans.threshold, now + this.bans.durationSeconds * 1000);
     const banned = refused.bannedUntil > now;
@@ -68,7 +70,7 @@ export class Limiter {
       admitted: false,
       code: 'rate_limited',
       message,
-      headers: { ...this.headers(limits, state, now, banned ? refused.bannedUntil : undefined), 'retry-after': String(secondsUntil(now, resumeAt)) },
+      headers: { ...this.headers(client.plan, state, now, banned ? refused.bannedUntil : undefined), 'retry-after': String(secondsUntil(now, resumeAt)) },
     };
   }
 
@@ -95,17 +97,29 @@ export class Limiter {
     this.counters.reset();
   }
 
-  private limitsOf(plan: string): number[] {
-    const limits = this.plans[plan];
-    if (!limits) throw new Error(`unknown plan ${plan}`);
-    return [limits.perMinute, limits.perDay];
+  private limitsOf(plan: string): readonly number[] {
+    return this.planOf(plan).limits;
+  }
+
+  /** A plan's limits, window by window, and its RateLimit-Policy field: worked out once per plan. */
+  private planOf(plan: string): { readonly limits: readonly number[]; readonly policy: string } {
+    let known = this.compiled.get(plan);
+    if (!known) {
+      const limits = this.plans[plan];
+      if (!limits) throw new Error(`unknown plan ${plan}`);
+      const list = [limits.perMinute, limits.perDay];
+      known = { limits: list, policy: WINDOWS.map((w, i) => `"${w.name}";q=${list[i] ?? 0};w=${w.lengthMs / 1000}`).join(', ') };
+      this.compiled.set(plan, known);
+    }
+    return known;
   }
 
   /**
    * X-RateLimit-* describe the window with the fewest requests left (the minute window on a tie);
    * RateLimit-Policy and RateLimit follow draft-ietf-httpapi-ratelimit-headers.
    */
-  private headers(limits: readonly number[], state: ClientState, now: number, bannedUntil?: number): Record<string, string> {
+  private headers(plan: string, state: ClientState, now: number, bannedUntil?: number): Record<string, string> {
+    const { limits, policy } = this.planOf(plan);
     let pick = 0;
     const remaining = WINDOWS.map((_, i) => Math.max(0, (limits[i] ?? 0) - (state.windows[i]?.count ?? 0)));
     remaining.forEach((r, i) => {
@@ -118,7 +132,7 @@ export class Limiter {
       'x-ratelimit-limit': String(limits[pick] ?? 0),
       'x-ratelimit-remaining': String(left),
       'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
-      'ratelimit-policy': WINDOWS.map((w, i) => `"${w.name}";q=${limits[i] ?? 0};w=${w.lengthMs / 1000}`).join(', '),
+      'ratelimit-policy': policy,
       ratelimit: `"${window.name}";r=${left};t=${secondsUntil(now, resetMs)}`,
     };
   }
