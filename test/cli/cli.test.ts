@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, startCli } from '../support/cli.js';
+import { inFlight, runCli, startCli, until } from '../support/cli.js';
 
 async function tempFile(name: string, text: string): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'understudy-cli-')), name);
@@ -59,7 +59,7 @@ describe('the understudy CLI', () => {
   });
 
   it('finishes a request in flight when SIGTERM arrives, then exits 0', async () => {
-    const running = await startCli();
+    const running = await startCli(['--admin-token', 'cli-admin-token']);
     const { port } = new URL(running.url);
     const [head, tail] = ['{"name":"Rex",', '"categoryId":1}'];
     const length = String(Buffer.byteLength(head + tail));
@@ -73,11 +73,13 @@ describe('the understudy CLI', () => {
         },
       );
       req.on('error', reject);
-      // Half the body goes out; once the server has it, SIGTERM lands; once the server says it is
-      // draining, the rest of the body follows.
+      // Half the body goes out; once the sandbox is answering the request, SIGTERM lands; once the
+      // server says it is draining, the rest of the body follows.
       req.write(head, () => {
-        running.child.kill('SIGTERM');
-        void running.waitFor('draining').then(() => req.end(tail));
+        void until(async () => (await inFlight(running.url, 'cli-admin-token')) === 1).then(() => {
+          running.child.kill('SIGTERM');
+          return running.waitFor('draining').then(() => req.end(tail));
+        });
       });
     });
     const { status, body } = await answer;

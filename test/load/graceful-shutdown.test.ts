@@ -1,23 +1,9 @@
 import { request as httpRequest, Agent } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { startCli } from '../support/cli.js';
+import { inFlight, startCli, until } from '../support/cli.js';
 
 const IN_FLIGHT = 100;
 const ADMIN = 'drain-admin-token';
-
-async function metrics(url: string): Promise<{ inFlight: number }> {
-  const res = await fetch(`${url.replace(/\/v1$/, '')}/__sandbox/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } });
-  return (await res.json()) as { inFlight: number };
-}
-
-/** Polls until `condition` holds (bounded: a server that never gets there fails the test). */
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 5_000; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error('the condition never held');
-}
 
 /**
  * SIGTERM with 100 requests in flight: each has sent its headers and half its body when the signal
@@ -60,7 +46,7 @@ describe('SIGTERM under load', () => {
     });
     await Promise.all(started);
     // Every request has reached the sandbox (it is waiting for the rest of its body) before the signal.
-    await until(async () => (await metrics(running.url)).inFlight === IN_FLIGHT);
+    await until(async () => (await inFlight(running.url, ADMIN)) === IN_FLIGHT);
     running.child.kill('SIGTERM');
     const results = await Promise.all(answers);
     expect(results.map((r) => r.status)).toEqual(Array(IN_FLIGHT).fill(201));

@@ -56,3 +56,18 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
     }),
   );
 }
+
+/** API requests the running sandbox is answering right now, from the admin API's metrics. */
+export async function inFlight(url: string, adminToken: string): Promise<number> {
+  const res = await fetch(`${url.replace(/\/v1$/, '')}/__sandbox/metrics`, { headers: { Authorization: `Bearer ${adminToken}` } });
+  return ((await res.json()) as { inFlight: number }).inFlight;
+}
+
+/** Polls until `condition` holds (bounded: a server that never gets there fails the test). */
+export async function until(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 5_000; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('the condition never held');
+}
