@@ -46,13 +46,8 @@ export interface Sandbox {
   reset(): Promise<void>;
 }
 
-export interface SandboxOptions {
-  /** The clock's time source; the system clock unless a test supplies one. */
-  readonly timeSource?: () => number;
-}
-
 /** Builds a sandbox from its configuration: everything is loaded and compiled here, once. */
-export async function createSandbox(config: SandboxConfig, options: SandboxOptions = {}): Promise<Sandbox> {
+export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
   const model = compileOperations(await loadDocument(config.spec));
   const fixtures = config.fixtures ? await loadFixtures(config.fixtures) : NO_FIXTURES;
   const basePath = config.basePath ?? model.basePath;
@@ -66,7 +61,7 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
     }
   }
   const frozenAt = config.clock.frozenAt === null ? undefined : Date.parse(config.clock.frozenAt);
-  const clock = new SandboxClock(options.timeSource, frozenAt);
+  const clock = new SandboxClock(Date.now, frozenAt);
   const store = await Store.open(model, fixtures, config.seed, config.data);
   const keys = new KeyRegistry(config.keys);
   const limiter = new Limiter(config.plans, config.bans, new MemoryCounterStore(), clock);

@@ -8,8 +8,6 @@ export const WINDOWS = [
   { name: 'day', lengthMs: 86_400_000 },
 ] as const;
 
-export type WindowName = (typeof WINDOWS)[number]['name'];
-
 export const windowStart = (nowMs: number, lengthMs: number): number => Math.floor(nowMs / lengthMs) * lengthMs;
 
 /** Whole seconds from `nowMs` until `untilMs`, rounded up and never below 1 (RFC 9110 §10.2.3). */
