@@ -2,9 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { bearerChallenge, readBearer } from '../auth/bearer.js';
 import { unixSeconds } from '../clock/clock.js';
-import { errorBody, type ErrorBody } from '../core/errors.js';
+import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { Parts } from '../core/parts.js';
-import type { SandboxRequest, SandboxResponse } from '../core/types.js';
+import type { SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 
 export const ADMIN_PREFIX = '/__sandbox';
 

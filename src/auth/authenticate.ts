@@ -1,5 +1,5 @@
-import { errorBody, type ErrorBody } from '../core/errors.js';
-import type { SecurityRequirement, SecurityScheme } from '../spec/operation-model.js';
+import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
+import type { SecurityRequirement, SecurityScheme } from '../vocabulary/operation.js';
 import { bearerChallenge, readBearer } from './bearer.js';
 import type { ApiKeyRecord, KeyRegistry } from './key-registry.js';
 

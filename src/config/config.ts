@@ -1,9 +1,6 @@
 /** The sandbox's configuration: built once at start-up, validated, frozen, handed down in slices. */
 
-export interface PlanLimits {
-  readonly perMinute: number;
-  readonly perDay: number;
-}
+import type { PlanLimits } from '../limits/limiter.js';
 
 export interface SandboxConfig {
   /** The OpenAPI document. */

@@ -1,15 +1,15 @@
-import type { Journal } from '../admin/journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { KeyRegistry } from '../auth/key-registry.js';
 import type { SandboxClock } from '../clock/clock.js';
 import type { SandboxConfig } from '../config/config.js';
 import type { DispatchPlan } from '../dispatch/plan.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { Router } from '../routing/router.js';
-import type { ApiModel, OperationSpec } from '../spec/operation-model.js';
+import type { ApiModel, OperationSpec } from '../vocabulary/operation.js';
 import type { Store } from '../store/store.js';
 import type { RequestValidator } from '../validation/request-validator.js';
 import type { ResponseCheck } from '../validation/response-check.js';
-import type { SandboxResponse } from './types.js';
+import type { SandboxResponse } from '../vocabulary/exchange.js';
 
 /** What the pipeline needs for one operation, compiled at start-up. */
 export interface CompiledOperation {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { ADMIN_PREFIX, handleAdmin } from '../admin/admin-api.js';
-import { Journal } from '../admin/journal.js';
+import { Journal } from '../journal/journal.js';
 import { KeyRegistry } from '../auth/key-registry.js';
 import { SandboxClock } from '../clock/clock.js';
 import type { SandboxConfig } from '../config/config.js';
@@ -9,18 +9,18 @@ import { MemoryCounterStore } from '../limits/counter-store.js';
 import { Limiter } from '../limits/limiter.js';
 import { mockAnswer } from '../mock/mock-answer.js';
 import { Router } from '../routing/router.js';
-import { compileOperations } from '../spec/compile-operations.js';
-import { loadDocument } from '../spec/load-document.js';
-import type { ApiModel, OperationSpec } from '../spec/operation-model.js';
-import { loadFixtures, NO_FIXTURES } from '../store/fixtures.js';
+import { compileOperations } from '../openapi/compile-operations.js';
+import { loadDocument } from '../openapi/load-document.js';
+import type { ApiModel, OperationSpec } from '../vocabulary/operation.js';
+import { loadFixtures, NO_FIXTURES } from '../seeding/fixtures.js';
 import { Store } from '../store/store.js';
 import { RequestValidator } from '../validation/request-validator.js';
 import { ResponseCheck } from '../validation/response-check.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
-import { errorBody } from './errors.js';
+import { errorBody } from '../vocabulary/errors.js';
 import type { CompiledOperation, Parts } from './parts.js';
-import { runPipeline } from './pipeline.js';
-import type { SandboxRequest, SandboxResponse } from './types.js';
+import { runPipeline } from '../pipeline/pipeline.js';
+import type { SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 
 /** What happened to one request: what logging and the journal hang off. */
 export interface Exchange {

@@ -1,5 +1,5 @@
-import { errorBody } from '../core/errors.js';
-import type { SandboxResponse } from '../core/types.js';
+import { errorBody } from '../vocabulary/errors.js';
+import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { Lookup } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import type { ValidInput } from '../validation/request-validator.js';

@@ -1,5 +1,5 @@
-import { escapePointerToken, follow, isObject } from '../spec/json-pointer.js';
-import type { ApiModel, OperationSpec } from '../spec/operation-model.js';
+import { escapePointerToken, follow, isObject } from '../openapi/json-pointer.js';
+import type { ApiModel, OperationSpec } from '../vocabulary/operation.js';
 
 /** What dispatch needs to know about one operation, worked out once at start-up. */
 export interface DispatchPlan {

@@ -1,7 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { errorBody } from '../core/errors.js';
+import { errorBody } from '../vocabulary/errors.js';
 import type { Sandbox } from '../core/sandbox.js';
-import type { SandboxResponse } from '../core/types.js';
+import type { SandboxResponse } from '../vocabulary/exchange.js';
 import { toSandboxRequest } from './to-sandbox-request.js';
 import { writeResponse } from './write-response.js';
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
-import { errorBody, type ErrorCode } from '../core/errors.js';
-import { MAX_TARGET_LENGTH } from '../core/pipeline.js';
+import { errorBody, type ErrorCode } from '../vocabulary/errors.js';
+import { MAX_TARGET_LENGTH } from '../pipeline/pipeline.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { createNodeHandler } from './node-handler.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { BodyRead, SandboxRequest } from '../core/types.js';
+import type { BodyRead, SandboxRequest } from '../vocabulary/exchange.js';
 
 // raw-body (with its charset tables) is loaded on the first body read, not at start-up.
 let rawBody: Promise<{ default: typeof import('raw-body') }> | undefined;

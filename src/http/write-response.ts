@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { SandboxResponse } from '../core/types.js';
+import type { SandboxResponse } from '../vocabulary/exchange.js';
 
 /**
  * Writes the core's plain answer: JSON body, exact Content-Length, nothing else added. The headers

@@ -1,11 +1,16 @@
 import type { Clock } from '../clock/clock.js';
-import type { PlanLimits } from '../config/config.js';
 import type { ClientState, CounterStore } from './counter-store.js';
 import { secondsUntil, WINDOWS } from './windows.js';
 
 /** The earliest moment every window has room again: the latest end among the full windows. */
 const resumeOf = (state: ClientState, limits: readonly number[]): number =>
   Math.max(0, ...state.windows.map((w, i) => (w.count >= (limits[i] ?? Infinity) ? w.start + (WINDOWS[i]?.lengthMs ?? 0) : 0)));
+
+/** A pricing plan's limits: requests per minute and per UTC day. */
+export interface PlanLimits {
+  readonly perMinute: number;
+  readonly perDay: number;
+}
 
 /** Who a request is counted against: an API key, or the client address when no valid key was sent. */
 export interface Client {

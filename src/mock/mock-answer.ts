@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { SandboxResponse } from '../core/types.js';
-import type { OperationSpec } from '../spec/operation-model.js';
-import { seededFaker } from '../store/fixtures.js';
+import type { SandboxResponse } from '../vocabulary/exchange.js';
+import type { OperationSpec } from '../vocabulary/operation.js';
+import { seededFaker } from './seeded-faker.js';
 import { fakeFromSchema } from './schema-faker.js';
 
 /**

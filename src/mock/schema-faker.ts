@@ -1,5 +1,5 @@
 import type { Faker } from '@faker-js/faker';
-import { follow, isObject, type JsonObject } from '../spec/json-pointer.js';
+import { follow, isObject, type JsonObject } from '../openapi/json-pointer.js';
 
 const MAX_DEPTH = 6;
 

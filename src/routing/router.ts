@@ -1,4 +1,4 @@
-import type { OperationSpec } from '../spec/operation-model.js';
+import type { OperationSpec } from '../vocabulary/operation.js';
 
 export type RouteMatch =
   | { readonly kind: 'found'; readonly operation: OperationSpec; readonly pathParams: Readonly<Record<string, string>> }

@@ -1,4 +1,5 @@
-import { firstAfter, paginate, type Page, type PageQuery, type Row } from './paging.js';
+import type { Row } from '../vocabulary/record.js';
+import { firstAfter, paginate, type Page, type PageQuery } from './paging.js';
 
 export type Lookup = { readonly kind: 'found'; readonly row: Row } | { readonly kind: 'not-found' };
 export type Replacement = { readonly kind: 'found'; readonly row: Row; readonly before: Row } | { readonly kind: 'not-found' };

@@ -1,6 +1,6 @@
 /** Pure filtering and keyset paging over rows kept in ascending `id` order. */
 
-export type Row = Readonly<Record<string, unknown>> & { readonly id: number };
+import type { Row } from '../vocabulary/record.js';
 
 export interface PageQuery {
   /** Only rows whose id is greater than this. */

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Low, Memory, type Adapter } from 'lowdb';
-import type { ApiModel } from '../spec/operation-model.js';
+import type { ApiModel } from '../vocabulary/operation.js';
 import { Collection } from './collection.js';
-import { generateRows, seededFaker, type FixtureDefinitions } from './fixtures.js';
-import { itemSchemas } from './item-schemas.js';
-import type { Row } from './paging.js';
+import { seededFaker } from '../mock/seeded-faker.js';
+import type { FixtureDefinitions } from '../seeding/fixtures.js';
+import { generateRows } from '../seeding/seed-rows.js';
+import { itemSchemas } from '../seeding/item-schemas.js';
+import type { Row } from '../vocabulary/record.js';
 
 export type StoreData = Record<string, Row[]>;
 

@@ -1,5 +1,5 @@
 import contentType from 'content-type';
-import type { MediaSpec } from '../spec/operation-model.js';
+import type { MediaSpec } from '../vocabulary/operation.js';
 
 export type MediaMatch =
   | { readonly ok: true; readonly media: MediaSpec; readonly json: boolean }

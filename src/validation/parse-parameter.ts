@@ -1,4 +1,4 @@
-import type { ParameterSpec, ValueKind } from '../spec/operation-model.js';
+import type { ParameterSpec, ValueKind } from '../vocabulary/operation.js';
 
 export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 

@@ -1,8 +1,8 @@
 import type { ValidateFunction } from 'ajv';
-import { errorBody, type ErrorBody, type Violation } from '../core/errors.js';
-import type { BodyRead } from '../core/types.js';
-import type { OperationSpec, ParameterSpec } from '../spec/operation-model.js';
-import { schemaAt } from '../spec/value-kind.js';
+import { errorBody, type ErrorBody, type Violation } from '../vocabulary/errors.js';
+import type { BodyRead } from '../vocabulary/exchange.js';
+import type { OperationSpec, ParameterSpec } from '../vocabulary/operation.js';
+import { schemaAt } from '../openapi/value-kind.js';
 import { matchMediaType } from './media-type.js';
 import { parseParameter } from './parse-parameter.js';
 import type { SchemaCompiler } from './schema-compiler.js';

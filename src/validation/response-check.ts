@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
-import type { Violation } from '../core/errors.js';
-import type { SandboxResponse } from '../core/types.js';
-import type { OperationSpec, ResponseSpec } from '../spec/operation-model.js';
+import type { Violation } from '../vocabulary/errors.js';
+import type { SandboxResponse } from '../vocabulary/exchange.js';
+import type { OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
 import { parseParameter } from './parse-parameter.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { toViolations } from './schema-compiler.js';

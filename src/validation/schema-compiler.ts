@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { Violation } from '../core/errors.js';
+import type { Violation } from '../vocabulary/errors.js';
 
 const DOCUMENT_ID = 'urn:understudy:document';
 

@@ -26,9 +26,9 @@
  * empty, no scalar parameter is repeated; unknown query parameters are ignored.
  */
 import fc from 'fast-check';
-import { isObject } from '../../src/spec/json-pointer.js';
-import type { ApiModel, OperationSpec, ParameterSpec, ValueKind } from '../../src/spec/operation-model.js';
-import { schemaAt } from '../../src/spec/value-kind.js';
+import { isObject } from '../../src/openapi/json-pointer.js';
+import type { ApiModel, OperationSpec, ParameterSpec, ValueKind } from '../../src/vocabulary/operation.js';
+import { schemaAt } from '../../src/openapi/value-kind.js';
 import { schemaFor, Unsupported, type JsonType, type Schema } from './schema.js';
 import { bodyMistakes, outOfRange, valueArb, type BodyMistakeKind } from './values.js';
 

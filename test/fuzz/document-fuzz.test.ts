@@ -28,7 +28,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
 import { createNodeHandler } from '../../src/http/node-handler.js';
-import type { ApiModel } from '../../src/spec/operation-model.js';
+import type { ApiModel } from '../../src/vocabulary/operation.js';
 import { SchemaCompiler, toViolations } from '../../src/validation/schema-compiler.js';
 import { describeRequest, planOperations, type FuzzRequest, type OperationPlan, type Planned } from './arbitraries.js';
 import { canonicalJson } from './schema.js';

@@ -5,7 +5,7 @@
  * `Unsupported`, so the operation is reported as skipped instead of being fuzzed with values that
  * may not be valid: the suite never guesses.
  */
-import { follow, isObject, type JsonObject } from '../../src/spec/json-pointer.js';
+import { follow, isObject, type JsonObject } from '../../src/openapi/json-pointer.js';
 
 export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
 

@@ -3,7 +3,7 @@
  * that can be planted in a valid JSON value, each with the location the sandbox must name.
  */
 import fc from 'fast-check';
-import { isObject } from '../../src/spec/json-pointer.js';
+import { isObject } from '../../src/openapi/json-pointer.js';
 import {
   canonicalJson,
   equalJson,

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { ErrorCode } from '../../src/core/errors.js';
+import type { ErrorCode } from '../../src/vocabulary/errors.js';
 import type { Exchange, Sandbox } from '../../src/core/sandbox.js';
 import { createSandboxServer } from '../../src/http/server.js';
 import { chunked, head, rawExchange, type RawResult, type Step } from '../support/raw-http.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import request, { type Response } from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
-import type { SandboxRequest, SandboxResponse } from '../../src/core/types.js';
+import type { SandboxRequest, SandboxResponse } from '../../src/vocabulary/exchange.js';
 import { MemoryCounterStore } from '../../src/limits/counter-store.js';
 import { ADMIN_TOKEN, auth, EDGES, START, testSandbox } from '../support/sandbox.js';
 

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
-import type { SandboxRequest } from '../../src/core/types.js';
+import type { SandboxRequest } from '../../src/vocabulary/exchange.js';
 import { createNodeHandler } from '../../src/http/node-handler.js';
 import { auth, testSandbox } from '../support/sandbox.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, type JournalEntry } from '../../src/admin/journal.js';
+import { Journal, type JournalEntry } from '../../src/journal/journal.js';
 
 const entry = (n: number): JournalEntry => ({
   id: String(n), time: n, method: 'GET', path: '/', query: '', operationId: undefined, status: 200, code: undefined, keyId: undefined, durationMs: 1,

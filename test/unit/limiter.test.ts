@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxClock } from '../../src/clock/clock.js';
-import type { PlanLimits } from '../../src/config/config.js';
+import type { PlanLimits } from '../../src/limits/limiter.js';
 import { MemoryCounterStore } from '../../src/limits/counter-store.js';
 import { type BanPolicy, type Client, Limiter, type LimitVerdict } from '../../src/limits/limiter.js';
 import { secondsUntil, WINDOWS, windowStart } from '../../src/limits/windows.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalize30 } from '../../src/spec/normalize-30.js';
+import { normalize30 } from '../../src/openapi/normalize-30.js';
 
 describe('normalize30 (OpenAPI 3.0 schemas to draft-07)', () => {
   it('turns nullable into a null type, and into the enum', () => {

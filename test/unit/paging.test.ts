@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { firstAfter, paginate, type Row } from '../../src/store/paging.js';
+import { firstAfter, paginate } from '../../src/store/paging.js';
+import type { Row } from '../../src/vocabulary/record.js';
 
 const rows: Row[] = Array.from({ length: 10 }, (_, i) => ({ id: (i + 1) * 2, colour: i % 3 === 0 ? 'red' : 'blue' }));
 

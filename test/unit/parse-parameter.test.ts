@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ParameterSpec } from '../../src/spec/operation-model.js';
+import type { ParameterSpec } from '../../src/vocabulary/operation.js';
 import { parseParameter } from '../../src/validation/parse-parameter.js';
 import { parseQuery } from '../../src/validation/parse-query.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
-import { compileOperations } from '../../src/spec/compile-operations.js';
-import { loadDocument } from '../../src/spec/load-document.js';
+import { compileOperations } from '../../src/openapi/compile-operations.js';
+import { loadDocument } from '../../src/openapi/load-document.js';
 import { ResponseCheck } from '../../src/validation/response-check.js';
 import { SchemaCompiler } from '../../src/validation/schema-compiler.js';
 

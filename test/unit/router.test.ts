@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Router } from '../../src/routing/router.js';
-import type { OperationSpec } from '../../src/spec/operation-model.js';
+import type { OperationSpec } from '../../src/vocabulary/operation.js';
 
 const op = (method: string, pathTemplate: string): OperationSpec =>
   ({ id: `${method} ${pathTemplate}`, method, pathTemplate }) as unknown as OperationSpec;

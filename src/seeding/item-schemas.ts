@@ -1,5 +1,5 @@
-import { follow, isObject } from '../spec/json-pointer.js';
-import type { ApiModel } from '../spec/operation-model.js';
+import { follow, isObject } from '../openapi/json-pointer.js';
+import type { ApiModel } from '../vocabulary/operation.js';
 
 /**
  * Where each store collection's record schema lives in the document: the items of its list

@@ -1,12 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { Faker } from '@faker-js/faker';
-// Only the English locale: importing the package root loads every locale (about 40 MB and 110 ms
-// of start-up, measured), of which the sandbox uses one.
-import { faker as english } from '@faker-js/faker/locale/en';
 import { load as parseYaml } from 'js-yaml';
-import { fakeFromSchema } from '../mock/schema-faker.js';
-import { isObject } from '../spec/json-pointer.js';
-import type { Row } from './paging.js';
+import { englishFaker, fakerMethod } from '../mock/seeded-faker.js';
+import { isObject } from '../openapi/json-pointer.js';
 
 /** How one field of a seeded record is made. */
 export type FieldGenerator =
@@ -63,7 +58,7 @@ function countOf(value: unknown, where: string): number {
 
 function checkGenerator(raw: unknown, where: string): FieldGenerator {
   if (isObject(raw) && typeof raw.faker === 'string') {
-    if (typeof fakerMethod(english, raw.faker) !== 'function') throw new Error(`${where}: faker.${raw.faker} is not a faker generator`);
+    if (typeof fakerMethod(englishFaker, raw.faker) !== 'function') throw new Error(`${where}: faker.${raw.faker} is not a faker generator`);
     if (raw.args !== undefined && !Array.isArray(raw.args)) throw new Error(`${where}.args must be a list`);
     return { faker: raw.faker, args: raw.args as unknown[] | undefined };
   }
@@ -71,59 +66,4 @@ function checkGenerator(raw: unknown, where: string): FieldGenerator {
   if (isObject(raw) && 'value' in raw) return { value: raw.value };
   if (isObject(raw) && Array.isArray(raw.oneOf) && raw.oneOf.length > 0) return { oneOf: raw.oneOf };
   throw new Error(`${where} must be one of {faker: module.method, args}, {ref: collection}, {value: v}, {oneOf: [..]}`);
-}
-
-function fakerMethod(faker: Faker, path: string): unknown {
-  let node: unknown = faker;
-  let owner: unknown = faker;
-  for (const part of path.split('.')) {
-    if (!isObject(node) && typeof node !== 'function') return undefined;
-    owner = node;
-    node = (node as Record<string, unknown>)[part];
-  }
-  return typeof node === 'function' ? node.bind(owner) : undefined;
-}
-
-const FakerClass = english.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
-
-export const seededFaker = (seed: number, referenceDate: Date): Faker => {
-  const faker = new FakerClass({ locale: english.rawDefinitions });
-  faker.seed(seed);
-  faker.setDefaultRefDate(referenceDate);
-  return faker;
-};
-
-/**
- * Generates `count` records for a collection: every field from the item schema, then the fields the
- * fixtures define on top. Ids run 1..count.
- */
-export function generateRows(
-  document: unknown,
-  itemPointer: string | undefined,
-  fixture: CollectionFixture,
-  faker: Faker,
-  seeded: ReadonlyMap<string, readonly Row[]>,
-): Row[] {
-  const rows: Row[] = [];
-  for (let id = 1; id <= fixture.count; id++) {
-    const generated = itemPointer ? fakeFromSchema(document, itemPointer, faker) : {};
-    const record: Record<string, unknown> = isObject(generated) ? { ...generated } : {};
-    for (const [field, generator] of Object.entries(fixture.fields)) record[field] = generate(generator, faker, seeded);
-    delete record.id;
-    rows.push({ id, ...record });
-  }
-  return rows;
-}
-
-function generate(generator: FieldGenerator, faker: Faker, seeded: ReadonlyMap<string, readonly Row[]>): unknown {
-  if ('faker' in generator) {
-    const value = (fakerMethod(faker, generator.faker) as (...args: unknown[]) => unknown)(...(generator.args ?? []));
-    return value instanceof Date ? value.toISOString().replace(/\.\d{3}Z$/, 'Z') : value;
-  }
-  if ('ref' in generator) {
-    const rows = seeded.get(generator.ref) ?? [];
-    return rows.length === 0 ? null : faker.helpers.arrayElement(rows).id;
-  }
-  if ('value' in generator) return generator.value;
-  return faker.helpers.arrayElement([...generator.oneOf]);
 }

@@ -1,5 +1,5 @@
 import { isObject } from './json-pointer.js';
-import type { Binding, OperationSpec, StoreAction } from './operation-model.js';
+import type { Binding, OperationSpec, StoreAction } from '../vocabulary/operation.js';
 import { schemaAt } from './value-kind.js';
 
 /** Which operations the store serves, and how: explicit `x-understudy` bindings, else REST conventions. */

@@ -1,5 +1,5 @@
 import { follow, isObject, type JsonObject } from './json-pointer.js';
-import type { ValueKind } from './operation-model.js';
+import type { ValueKind } from '../vocabulary/operation.js';
 
 const KINDS: readonly ValueKind[] = ['integer', 'number', 'boolean', 'string', 'array', 'object'];
 

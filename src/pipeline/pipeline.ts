@@ -1,12 +1,12 @@
 import { authenticate, type AuthOutcome } from '../auth/authenticate.js';
 import { dispatch } from '../dispatch/actions.js';
 import type { Client } from '../limits/limiter.js';
-import type { OperationSpec } from '../spec/operation-model.js';
+import type { OperationSpec } from '../vocabulary/operation.js';
 import { parseQuery } from '../validation/parse-query.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
-import { errorBody, type ErrorBody } from './errors.js';
-import type { Parts } from './parts.js';
-import type { SandboxRequest, SandboxResponse } from './types.js';
+import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
+import type { Parts } from '../core/parts.js';
+import type { SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 
 export interface PipelineResult {
   readonly response: SandboxResponse;

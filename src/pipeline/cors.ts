@@ -1,4 +1,4 @@
-import type { SandboxRequest } from './types.js';
+import type { SandboxRequest } from '../vocabulary/exchange.js';
 
 /** Headers a browser script may read on our answers (Fetch standard, CORS-exposed response headers). */
 const EXPOSED = [

@@ -10,7 +10,7 @@ import {
   type ResponseSpec,
   type SecurityRequirement,
   type SecurityScheme,
-} from './operation-model.js';
+} from '../vocabulary/operation.js';
 import { explicitBinding, inferBindings, UNBOUND } from './bindings.js';
 import { normalize30 } from './normalize-30.js';
 import { kindOf, schemaAt } from './value-kind.js';
