@@ -2,7 +2,7 @@
 export type { SandboxConfig } from './config/config.js';
 export { DEFAULT_CONFIG } from './config/defaults.js';
 export { loadConfig, type ConfigFlags } from './config/load-config.js';
-export { createSandbox, type Exchange, type Sandbox } from './core/sandbox.js';
+export { createSandbox, type Sandbox } from './core/sandbox.js';
 export type { SandboxRequest, SandboxResponse } from './vocabulary/exchange.js';
 export { ERRORS, type ErrorCode } from './vocabulary/errors.js';
 export { createApp } from './http/express-app.js';

@@ -3,6 +3,9 @@ import type { SecurityRequirement, SecurityScheme } from '../vocabulary/operatio
 import { bearerChallenge, readBearer } from './bearer.js';
 import type { ApiKeyRecord, KeyRegistry } from './key-registry.js';
 
+/** Finds the key record a presented credential belongs to. */
+export type KeyLookup = Pick<KeyRegistry, 'find'>;
+
 export type AuthOutcome =
   | { readonly kind: 'key'; readonly key: ApiKeyRecord }
   | { readonly kind: 'anonymous' }
@@ -18,7 +21,7 @@ type SchemeOutcome = { readonly kind: 'key'; readonly key: ApiKeyRecord } | Extr
 const REALM = 'understudy';
 
 /** Checks one scheme's credential against the key registry. */
-function checkScheme(scheme: SecurityScheme, credentials: Credentials, keys: KeyRegistry): SchemeOutcome {
+function checkScheme(scheme: SecurityScheme, credentials: Credentials, keys: KeyLookup): SchemeOutcome {
   if (scheme.kind === 'bearer') {
     const read = readBearer(credentials.headers.authorization);
     if (read.kind === 'missing') {
@@ -49,7 +52,7 @@ export function authenticate(
   requirements: readonly SecurityRequirement[],
   schemes: ReadonlyMap<string, SecurityScheme>,
   credentials: Credentials,
-  keys: KeyRegistry,
+  keys: KeyLookup,
 ): AuthOutcome {
   if (requirements.length === 0) return { kind: 'anonymous' };
   let firstRejection: Extract<AuthOutcome, { kind: 'rejected' }> | undefined;

@@ -1,9 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 
 export interface ApiKeyRecord {
   /** A stable, non-secret name for the key, safe to log: `key_1a2b3c4d`. */
   readonly id: string;
   readonly plan: string;
+  /** The workspace the key works in. */
+  readonly workspace: string;
 }
 
 const digest = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
@@ -26,9 +29,9 @@ export class KeyRegistry {
     for (const { key, plan } of this.initial) this.add(key, plan);
   }
 
-  add(key: string, plan: string): ApiKeyRecord {
+  add(key: string, plan: string, workspace: string = DEFAULT_WORKSPACE): ApiKeyRecord {
     const d = digest(key);
-    const record = { id: `key_${d.toString('hex').slice(0, 12)}`, plan };
+    const record = { id: `key_${d.toString('hex').slice(0, 12)}`, plan, workspace };
     this.byDigest.set(d.toString('hex'), { digest: d, record });
     return record;
   }

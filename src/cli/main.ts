@@ -60,8 +60,9 @@ async function main(): Promise<number> {
     return 0;
   }
   let sandbox;
+  let config;
   try {
-    const config = await loadConfig(
+    config = await loadConfig(
       { config: values.config, spec: values.spec, fixtures: values.fixtures, data: values.data, port: values.port, host: values.host, seed: values.seed, adminToken: values['admin-token'] },
       process.env,
     );
@@ -70,7 +71,6 @@ async function main(): Promise<number> {
     process.stderr.write(`understudy: cannot start: ${(error as Error).message}\n`);
     return 1;
   }
-  const { config } = sandbox;
   const { log } = requestLogger(config.log.level);
   sandbox.onExchange(log);
   const server = createSandboxServer(sandbox);

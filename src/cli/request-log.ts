@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import type { Exchange } from '../core/sandbox.js';
+import type { Exchange } from '../vocabulary/exchange.js';
 
 /** One JSON log line per request: method, path, status, duration, key id (never the key). */
 export function requestLogger(level: string): { logger: Logger; log: (exchange: Exchange) => void } {

@@ -66,7 +66,7 @@ export function createSandboxServer(sandbox: Sandbox): Server {
   // without the client ever sending it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (!(declared > sandbox.config.bodyLimit)) res.writeContinue();
+    if (!(declared > sandbox.bodyLimit)) res.writeContinue();
     listener(req, res);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {

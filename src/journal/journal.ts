@@ -1,5 +1,7 @@
 /** A bounded record of recent requests, for QA to see what reached the sandbox and what it answered. */
 
+import type { Exchange } from '../vocabulary/exchange.js';
+
 export interface JournalEntry {
   readonly id: string;
   /** Sandbox clock, Unix milliseconds. */
@@ -43,4 +45,22 @@ export class Journal {
     this.next = 0;
     this.count = 0;
   }
+}
+
+/** What the journal keeps of an exchange: never the key, only its id. */
+export function toJournalEntry(exchange: Exchange, time: number): JournalEntry {
+  const { request, response } = exchange;
+  const body = response.body as { code?: string } | undefined;
+  return {
+    id: request.id,
+    time,
+    method: request.method,
+    path: request.path,
+    query: request.query,
+    operationId: exchange.operationId,
+    status: response.status,
+    code: response.status >= 400 ? body?.code : undefined,
+    keyId: exchange.keyId,
+    durationMs: exchange.durationMs,
+  };
 }

@@ -14,22 +14,38 @@ export interface ClientState {
   readonly bannedUntil: number;
 }
 
-export type TakeResult = { readonly admitted: boolean; readonly state: ClientState };
+/** One client's limits: its plan's count per window, and when refusals turn into a ban. */
+export interface LimitPolicy {
+  /** Requests allowed in each of WINDOWS, in order. */
+  readonly limits: readonly number[];
+  /** 429 answers within one minute window that start a ban. */
+  readonly banThreshold: number;
+  readonly banMs: number;
+}
 
 /**
- * The counter-store contract the limiter works through. `take` must be atomic: check every window
- * against its limit and count the request in all of them, or in none. The in-memory store below is
- * the default; a shared store (Redis with a script, say) can stand in for it for several replicas.
+ * What one request did to a client's counters:
+ * - `admitted`: counted in every window;
+ * - `banned`: the client was already banned; nothing was counted;
+ * - `refused`: a window was full; nothing was counted, the refusal was recorded, and a ban started
+ *   if the refusals in this minute reached the threshold (then `state.bannedUntil` is set).
+ */
+export type TakeOutcome =
+  | { readonly kind: 'admitted'; readonly state: ClientState }
+  | { readonly kind: 'banned'; readonly state: ClientState }
+  | { readonly kind: 'refused'; readonly state: ClientState };
+
+/**
+ * The counter-store contract the limiter works through. `take` is one atomic step: check the ban,
+ * check every window against its limit, and count the request in all of them, or record the
+ * refusal. Asynchronous, so a shared store (Redis with one server-side script, say) can fulfil it
+ * for several replicas; the in-memory store below is the default.
  */
 export interface CounterStore {
-  get(client: string, nowMs: number): ClientState;
-  /** Admits and counts the request in every window if each is under its limit; else counts nothing. */
-  take(client: string, limits: readonly number[], nowMs: number): TakeResult;
-  /** Records a 429 and, at `threshold` of them in one window, bans the client until `banUntilMs`. */
-  refuse(client: string, nowMs: number, threshold: number, banUntilMs: number): ClientState;
-  reset(): void;
-  /** How many clients are tracked (for the memory bound). */
-  readonly size: number;
+  take(client: string, policy: LimitPolicy, nowMs: number): Promise<TakeOutcome>;
+  /** The client's counters rolled forward to `nowMs`, changing nothing. */
+  inspect(client: string, nowMs: number): Promise<ClientState>;
+  reset(): Promise<void>;
 }
 
 const MINUTE = WINDOWS[0].lengthMs;
@@ -55,29 +71,31 @@ export class MemoryCounterStore implements CounterStore {
     return this.entries.size;
   }
 
-  get(client: string, nowMs: number): ClientState {
-    return snapshot(this.current(client, nowMs, false));
+  inspect(client: string, nowMs: number): Promise<ClientState> {
+    return Promise.resolve(snapshot(this.current(client, nowMs, false)));
   }
 
-  take(client: string, limits: readonly number[], nowMs: number): TakeResult {
+  take(client: string, policy: LimitPolicy, nowMs: number): Promise<TakeOutcome> {
     const entry = this.current(client, nowMs, true);
-    const admitted = entry.windows.every((w, i) => w.count < (limits[i] ?? Infinity));
-    if (admitted) entry.windows = entry.windows.map((w) => ({ start: w.start, count: w.count + 1 }));
-    return { admitted, state: snapshot(entry) };
-  }
-
-  refuse(client: string, nowMs: number, threshold: number, banUntilMs: number): ClientState {
-    const entry = this.current(client, nowMs, true);
-    entry.refusals = { start: entry.refusals.start, count: entry.refusals.count + 1 };
-    if (entry.refusals.count >= threshold) {
-      entry.bannedUntil = banUntilMs;
-      entry.refusals = { start: entry.refusals.start, count: 0 };
+    let kind: TakeOutcome['kind'];
+    if (entry.bannedUntil > nowMs) kind = 'banned';
+    else if (entry.windows.every((w, i) => w.count < (policy.limits[i] ?? Infinity))) {
+      entry.windows = entry.windows.map((w) => ({ start: w.start, count: w.count + 1 }));
+      kind = 'admitted';
+    } else {
+      entry.refusals = { start: entry.refusals.start, count: entry.refusals.count + 1 };
+      if (entry.refusals.count >= policy.banThreshold) {
+        entry.bannedUntil = nowMs + policy.banMs;
+        entry.refusals = { start: entry.refusals.start, count: 0 };
+      }
+      kind = 'refused';
     }
-    return snapshot(entry);
+    return Promise.resolve({ kind, state: snapshot(entry) });
   }
 
-  reset(): void {
+  reset(): Promise<void> {
     this.entries.clear();
+    return Promise.resolve();
   }
 
   /** The client's entry with windows rolled forward to `nowMs`; moved to the recent end of the map. */

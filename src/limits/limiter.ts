@@ -1,5 +1,4 @@
-import type { Clock } from '../clock/clock.js';
-import type { ClientState, CounterStore } from './counter-store.js';
+import type { ClientState, CounterStore, LimitPolicy } from './counter-store.js';
 import { secondsUntil, WINDOWS } from './windows.js';
 
 /** The earliest moment every window has room again: the latest end among the full windows. */
@@ -33,57 +32,59 @@ export interface BanPolicy {
   readonly durationSeconds: number;
 }
 
+interface CompiledPlan {
+  readonly policy: LimitPolicy;
+  /** The RateLimit-Policy field, the same on every answer. */
+  readonly header: string;
+}
+
 /**
  * Per-client limits over two fixed windows at once (requests per minute and per day), with bans for
- * clients that keep going after 429s. Pure logic over an injected clock and a counter store.
+ * clients that keep going after 429s. Pure logic: the counters live in a store behind a contract, and
+ * "now" is handed in (each workspace may have its own clock).
  */
 export class Limiter {
-  private readonly compiled = new Map<string, { readonly limits: readonly number[]; readonly policy: string }>();
+  private readonly compiled = new Map<string, CompiledPlan>();
 
   constructor(
     private readonly plans: Readonly<Record<string, PlanLimits>>,
     private readonly bans: BanPolicy,
     private readonly counters: CounterStore,
-    private readonly clock: Clock,
   ) {}
 
-  /** Counts a request against the client, or refuses it; either way with the headers to send. */
-  take(client: Client): LimitVerdict {
-    const now = this.clock.now();
-    const limits = this.limitsOf(client.plan);
-    const before = this.counters.get(client.id, now);
-    if (before.bannedUntil > now) {
+  /** Counts a request against the client at `now`, or refuses it; either way with the headers to send. */
+  async take(client: Client, now: number): Promise<LimitVerdict> {
+    const plan = this.planOf(client.plan);
+    const limits = plan.policy.limits;
+    const { kind, state } = await this.counters.take(client.id, plan.policy, now);
+    if (kind === 'admitted') return { admitted: true, headers: this.headers(plan, state, now) };
+    if (kind === 'banned') {
       // Retry-After must be exact: if a full window outlasts the ban, the ban's end is too early.
-      const resumeAt = Math.max(before.bannedUntil, resumeOf(before, limits));
-      const retry = secondsUntil(now, resumeAt);
+      const retry = secondsUntil(now, Math.max(state.bannedUntil, resumeOf(state, limits)));
       return {
         admitted: false,
         code: 'key_banned',
         message: `Banned for repeated requests after 429 responses; retry in ${retry} s`,
-        headers: { ...this.headers(client.plan, before, now, before.bannedUntil), 'retry-after': String(retry) },
+        headers: { ...this.headers(plan, state, now, state.bannedUntil), 'retry-after': String(retry) },
       };
     }
-    const { admitted, state } = this.counters.take(client.id, limits, now);
-    if (admitted) return { admitted: true, headers: this.headers(client.plan, state, now) };
-    let resumeAt = resumeOf(state, limits);
-    const refused = this.counters.refuse(client.id, now, this.bans.threshold, now + this.bans.durationSeconds * 1000);
-    const banned = refused.bannedUntil > now;
-    if (banned) resumeAt = Math.max(resumeAt, refused.bannedUntil);
-    const full = WINDOWS.filter((_, i) => (state.windows[i]?.count ?? 0) >= (limits[i] ?? Infinity)).map((w) => `${limits[WINDOWS.indexOf(w)]} requests per ${w.name}`);
+    // Refused: the client was not banned before this request, so a ban now is one it just earned.
+    const banned = state.bannedUntil > now;
+    const resumeAt = Math.max(resumeOf(state, limits), banned ? state.bannedUntil : 0);
+    const full = WINDOWS.flatMap((w, i) => ((state.windows[i]?.count ?? 0) >= (limits[i] ?? Infinity) ? [`${limits[i]} requests per ${w.name}`] : []));
     const message = `Rate limit of ${full.join(' and ')} exceeded${banned ? `; banned for ${this.bans.durationSeconds} s` : ''}`;
     return {
       admitted: false,
       code: 'rate_limited',
       message,
-      headers: { ...this.headers(client.plan, state, now, banned ? refused.bannedUntil : undefined), 'retry-after': String(secondsUntil(now, resumeAt)) },
+      headers: { ...this.headers(plan, state, now, banned ? state.bannedUntil : undefined), 'retry-after': String(secondsUntil(now, resumeAt)) },
     };
   }
 
-  /** The client's counters and ban, for the admin API. */
-  inspect(client: Client): object {
-    const now = this.clock.now();
-    const limits = this.limitsOf(client.plan);
-    const state = this.counters.get(client.id, now);
+  /** The client's counters and ban at `now`, for the admin API. */
+  async inspect(client: Client, now: number): Promise<object> {
+    const limits = this.planOf(client.plan).policy.limits;
+    const state = await this.counters.inspect(client.id, now);
     return {
       plan: client.plan,
       windows: WINDOWS.map((w, i) => {
@@ -98,22 +99,21 @@ export class Limiter {
     };
   }
 
-  reset(): void {
-    this.counters.reset();
-  }
-
-  private limitsOf(plan: string): readonly number[] {
-    return this.planOf(plan).limits;
+  reset(): Promise<void> {
+    return this.counters.reset();
   }
 
   /** A plan's limits, window by window, and its RateLimit-Policy field: worked out once per plan. */
-  private planOf(plan: string): { readonly limits: readonly number[]; readonly policy: string } {
+  private planOf(plan: string): CompiledPlan {
     let known = this.compiled.get(plan);
     if (!known) {
       const limits = this.plans[plan];
       if (!limits) throw new Error(`unknown plan ${plan}`);
       const list = [limits.perMinute, limits.perDay];
-      known = { limits: list, policy: WINDOWS.map((w, i) => `"${w.name}";q=${list[i] ?? 0};w=${w.lengthMs / 1000}`).join(', ') };
+      known = {
+        policy: { limits: list, banThreshold: this.bans.threshold, banMs: this.bans.durationSeconds * 1000 },
+        header: WINDOWS.map((w, i) => `"${w.name}";q=${list[i] ?? 0};w=${w.lengthMs / 1000}`).join(', '),
+      };
       this.compiled.set(plan, known);
     }
     return known;
@@ -123,8 +123,8 @@ export class Limiter {
    * X-RateLimit-* describe the window with the fewest requests left (the minute window on a tie);
    * RateLimit-Policy and RateLimit follow draft-ietf-httpapi-ratelimit-headers.
    */
-  private headers(plan: string, state: ClientState, now: number, bannedUntil?: number): Record<string, string> {
-    const { limits, policy } = this.planOf(plan);
+  private headers(plan: CompiledPlan, state: ClientState, now: number, bannedUntil?: number): Record<string, string> {
+    const limits = plan.policy.limits;
     let pick = 0;
     const remaining = WINDOWS.map((_, i) => Math.max(0, (limits[i] ?? 0) - (state.windows[i]?.count ?? 0)));
     remaining.forEach((r, i) => {
@@ -137,7 +137,7 @@ export class Limiter {
       'x-ratelimit-limit': String(limits[pick] ?? 0),
       'x-ratelimit-remaining': String(left),
       'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
-      'ratelimit-policy': policy,
+      'ratelimit-policy': plan.header,
       ratelimit: `"${window.name}";r=${left};t=${secondsUntil(now, resetMs)}`,
     };
   }

@@ -6,8 +6,8 @@ import { schemaAt } from './value-kind.js';
 
 const STORE_ACTIONS: readonly StoreAction[] = ['list', 'create', 'read', 'replace', 'delete', 'mock'];
 
-/** The binding of an operation with no `x-understudy` action, until conventions decide (by identity). */
-export const UNBOUND: Binding = Object.freeze({ action: 'mock', resource: undefined });
+/** The binding of an operation with no `x-understudy` action, until REST conventions decide. */
+export const NO_BINDING: Binding = Object.freeze({ action: 'mock', resource: undefined, origin: 'none' });
 
 export function explicitBinding(raw: unknown): Binding | undefined {
   if (!isObject(raw) || raw.action === undefined) return undefined;
@@ -20,6 +20,7 @@ export function explicitBinding(raw: unknown): Binding | undefined {
   const name = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
   return {
     action,
+    origin: 'document',
     resource: typeof raw.resource === 'string' ? raw.resource : undefined,
     pagination: { limit: name(pagination.limit), after: name(pagination.after) },
   };
@@ -34,7 +35,7 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
   const collections = new Set<string>();
   const inferred = operations.map((op) => {
     if (op.binding.resource !== undefined) collections.add(op.binding.resource);
-    if (op.binding !== UNBOUND) return op;
+    if (op.binding.origin !== 'none') return op;
     const segments = op.pathTemplate.split('/').filter(Boolean);
     const last = segments.at(-1);
     if (last === undefined || last.startsWith('{')) return op;
@@ -45,17 +46,17 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     return op;
   });
   return inferred.map((op) => {
-    if (op.binding !== UNBOUND) return op;
+    if (op.binding.origin !== 'none') return op;
     const segments = op.pathTemplate.split('/').filter(Boolean);
     const last = segments.at(-1);
     const parent = segments.at(-2);
     if (!last?.startsWith('{') || parent === undefined || !collections.has(parent)) return op;
     const action = ({ GET: 'read', PUT: 'replace', DELETE: 'delete' } as const)[op.method as 'GET' | 'PUT' | 'DELETE'];
-    return action ? { ...op, binding: { action, resource: parent } } : op;
+    return action ? { ...op, binding: { action, resource: parent, origin: 'convention' } } : op;
   });
 }
 
 function withBinding(op: OperationSpec, action: StoreAction, resource: string, collections: Set<string>): OperationSpec {
   collections.add(resource);
-  return { ...op, binding: { action, resource } };
+  return { ...op, binding: { action, resource, origin: 'convention' } };
 }

@@ -1,107 +1,122 @@
-import { authenticate, type AuthOutcome } from '../auth/authenticate.js';
-import { dispatch } from '../dispatch/actions.js';
-import type { Client } from '../limits/limiter.js';
-import type { OperationSpec } from '../vocabulary/operation.js';
+import type { PreparedOperation } from '../generation/generation.js';
 import { parseQuery } from '../validation/parse-query.js';
-import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
-import type { Parts } from '../core/parts.js';
 import type { SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
+import type { OperationSpec } from '../vocabulary/operation.js';
+import { answerHeaders } from './answer-headers.js';
+import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
+import { checkedAnswer } from './response-check-step.js';
+import type { Caller, Surface } from './surface.js';
 
 export interface PipelineResult {
+  /** The answer, with every header it is sent with. */
   readonly response: SandboxResponse;
   readonly operation: OperationSpec | undefined;
-  /** The key's safe id when a valid key was sent. */
-  readonly keyId: string | undefined;
+  readonly caller: Caller | undefined;
 }
 
 /** Longest request target (path and query) served; longer ones get 414 (RFC 9112 §3 suggests ≥ 8000). */
 export const MAX_TARGET_LENGTH = 8192;
 
 const fail = (error: ErrorBody, headers: Record<string, string> = {}): SandboxResponse => ({ status: error.status, headers, body: error });
+const NO_QUERY: ReadonlyMap<string, readonly string[]> = new Map();
 
 /**
- * One API request, start to finish. Each step either continues or settles the answer:
+ * One request to a surface, start to finish. Each step either continues or settles the answer:
  *
  *   route ─ authenticate ─ rate limit ─┬─ 429 ──────────────────────────────────────────────┐
  *                                      ├─ 400/415/501 (HTTP itself), 414, 404/405 (no route), │
- *                                      │  401 (bad key), 400 (query encoding)                 │
+ *                                      │  401 (bad credentials), 400 (query encoding)         │
  *                                      ├─ 410 (past the sunset) ─ 413 (body) ─ 400/415 ──────┤
- *                                      └─ dispatch (store or document) ──────────────────────┴─ headers
+ *                                      └─ respond (store, document or handler) ──────────────┴─ headers ─ check
  *
  * Rate limiting comes before the route and key failures are answered, so every request that
  * reaches the API uses quota, including wrong ones: probing for routes or keys is throttled too.
  */
-export async function runPipeline(parts: Parts, req: SandboxRequest): Promise<PipelineResult> {
-  const cors = corsHeaders(parts.config.cors, req);
+export async function runPipeline(surface: Surface, req: SandboxRequest): Promise<PipelineResult> {
+  const { prepared, ...result } = await runSteps(surface, req);
+  if (!surface.checkResponses || !prepared) return result;
+  const checked = checkedAnswer(prepared, result.response);
+  if (checked === result.response) return result;
+  return { ...result, response: { ...checked, headers: answerHeaders({ own: checked.headers, requestId: req.id, hasBody: true }) } };
+}
+
+interface StepsResult extends PipelineResult {
+  /** The operation matched, for the response check. */
+  readonly prepared: PreparedOperation | undefined;
+}
+
+async function runSteps(surface: Surface, req: SandboxRequest): Promise<StepsResult> {
+  // The generation is read once: a document swapped in meanwhile serves the next request.
+  const generation = surface.generation();
+  const cors = corsHeaders(surface.cors, req);
   if (isPreflight(req)) {
-    const headers = preflightHeaders(parts.config.cors, req, parts.router.methodsAt(req.path));
-    return { response: { status: 204, headers }, operation: undefined, keyId: undefined };
+    const headers = preflightHeaders(surface.cors, req, generation.router.methodsAt(req.path));
+    const response = { status: 204, headers: answerHeaders({ own: headers, requestId: req.id, hasBody: false }) };
+    return { response, operation: undefined, caller: undefined, prepared: undefined };
   }
 
   // 1. Route.
-  const route = parts.router.match(req.method, req.path);
-  const operation = route.kind === 'found' ? route.operation : undefined;
+  const route = generation.router.match(req.method, req.path);
+  const prepared: PreparedOperation | undefined = route.kind === 'found' ? route.operation : undefined;
+  const operation = prepared?.operation;
   const query = parseQuery(req.query);
-  const queryValues = query.ok ? query.values : new Map<string, readonly string[]>();
+  const queryValues = query.ok ? query.values : NO_QUERY;
 
-  // 2. Authenticate: against the operation's requirements, or any scheme when no route matched.
-  // A public operation still counts a valid key it is sent against that key, not the address.
-  const credentials = { headers: req.headers, query: queryValues };
-  const anyKey = (): AuthOutcome =>
-    authenticate([...parts.model.securitySchemes.keys()].map((name) => [name]), parts.model.securitySchemes, credentials, parts.keys);
-  const auth: AuthOutcome = operation ? authenticate(operation.security, parts.model.securitySchemes, credentials, parts.keys) : anyKey();
-  const caller = auth.kind === 'anonymous' ? anyKey() : auth;
-  const keyId = caller.kind === 'key' ? caller.key.id : undefined;
-  const client: Client = caller.kind === 'key' ? caller.key : { id: `address:${req.clientAddress}`, plan: parts.config.anonymousPlan };
+  // 2. Authenticate.
+  const { caller, rejection } = surface.identify(generation, operation, { headers: req.headers, query: queryValues }, req.clientAddress);
 
   // 3. Rate limit.
-  const verdict = parts.limiter.take(client);
-  const compiled = operation ? parts.operations.get(operation) : undefined;
-  const base = { ...cors, ...verdict.headers, ...compiled?.lifecycleHeaders };
-  const settle = (response: SandboxResponse): PipelineResult => ({
-    response: { ...response, headers: { ...base, ...response.headers, ...mergedLink(base.link, response.headers.link) } },
+  const verdict = surface.limit ? await surface.limit(caller) : undefined;
+  const settle = (response: SandboxResponse): StepsResult => ({
+    response: {
+      ...response,
+      headers: answerHeaders({
+        cors,
+        limit: verdict?.headers,
+        lifecycle: prepared?.lifecycleHeaders,
+        own: response.headers,
+        requestId: req.id,
+        hasBody: response.body !== undefined,
+      }),
+    },
     operation,
-    keyId,
+    caller,
+    prepared,
   });
-  if (!verdict.admitted) return settle(fail(errorBody(verdict.code, verdict.message)));
+  if (verdict && !verdict.admitted) return settle(fail(errorBody(verdict.code, verdict.message)));
+  const refused = rejection ? fail(rejection.error, rejection.challenge ? { 'www-authenticate': rejection.challenge } : {}) : undefined;
 
   // 4. Failures found before the limiter, answered now that the request is counted.
   if (req.malformed) return settle(fail(errorBody(req.malformed.code, req.malformed.message)));
   if (req.path.length + req.query.length > MAX_TARGET_LENGTH) {
     return settle(fail(errorBody('uri_too_long', `The request target exceeds ${MAX_TARGET_LENGTH} characters`)));
   }
+  if (refused && surface.credentialsFirst) return settle(refused);
   if (route.kind === 'not-found') return settle(fail(errorBody('route_not_found', `No operation at ${req.method} ${truncate(req.path)}`)));
   if (route.kind === 'bad-encoding') return settle(fail(errorBody('invalid_path_encoding', 'The path has broken percent-encoding')));
   if (route.kind === 'method-not-allowed') {
     const message = `${req.method} is not allowed here; allowed: ${route.allow.join(', ')}`;
     return settle(fail(errorBody('method_not_allowed', message), { allow: route.allow.join(', ') }));
   }
-  if (auth.kind === 'rejected') return settle(fail(auth.error, auth.challenge ? { 'www-authenticate': auth.challenge } : {}));
+  if (refused) return settle(refused);
   if (!query.ok) return settle(fail(errorBody('malformed_request', 'The query string has broken percent-encoding')));
-  if (!compiled || !operation) throw new Error(`operation ${route.operation.id} was not compiled`);
-  const sunset = operation.lifecycle.sunset;
-  if (sunset && parts.clock.now() >= sunset.getTime()) {
-    return settle(fail(errorBody('operation_removed', `${operation.id} was removed on ${sunset.toUTCString()}`)));
+  const { operation: op, validator } = route.operation;
+  const sunset = op.lifecycle.sunset;
+  if (sunset && surface.now(caller) >= sunset.getTime()) {
+    return settle(fail(errorBody('operation_removed', `${op.id} was removed on ${sunset.toUTCString()}`)));
   }
 
   // 5. Body, read only now and only for operations that take one.
-  const body = compiled.validator.takesBody ? await req.readBody(parts.config.bodyLimit) : undefined;
+  const body = validator.takesBody ? await req.readBody(surface.bodyLimit) : undefined;
   if (body?.kind === 'too-large') return settle(fail(errorBody('payload_too_large', `The request body exceeds ${body.limit} bytes`), { connection: 'close' }));
 
   // 6. Validate.
-  const validated = compiled.validator.validate({ pathParams: route.pathParams, query: queryValues, headers: req.headers }, body);
+  const validated = validator.validate({ pathParams: route.pathParams, query: queryValues, headers: req.headers }, body);
   if (!validated.ok) return settle(fail(validated.error));
 
-  // 7. Dispatch.
-  const answer = await dispatch(compiled.plan, validated.input, { store: parts.store, basePath: parts.basePath, rawQuery: queryValues, mock: compiled.mock });
-  return settle(answer);
-}
-
-/** Both the answer's own links (`rel="next"`) and the operation's (`rel="successor-version"`). */
-function mergedLink(base: string | undefined, own: string | undefined): Record<string, string> {
-  if (base === undefined || own === undefined) return {};
-  return { link: `${own}, ${base}` };
+  // 7. Respond (the answer is checked against the document after its headers are assembled).
+  return settle(await surface.respond(route.operation, validated.input, { caller, generation, rawQuery: queryValues }));
 }
 
 const truncate = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);

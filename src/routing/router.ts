@@ -1,41 +1,45 @@
-import type { OperationSpec } from '../vocabulary/operation.js';
+/** What the router needs of a route: its method and its path template (`/pets/{petId}`). */
+export interface Routable {
+  readonly method: string;
+  readonly pathTemplate: string;
+}
 
-export type RouteMatch =
-  | { readonly kind: 'found'; readonly operation: OperationSpec; readonly pathParams: Readonly<Record<string, string>> }
+export type RouteMatch<T extends Routable> =
+  | { readonly kind: 'found'; readonly operation: T; readonly pathParams: Readonly<Record<string, string>> }
   | { readonly kind: 'method-not-allowed'; readonly allow: readonly string[] }
   | { readonly kind: 'not-found' }
   | { readonly kind: 'bad-encoding' };
 
-interface Node {
-  readonly literals: Map<string, Node>;
-  param: { readonly name: string; readonly node: Node } | undefined;
-  readonly operations: Map<string, OperationSpec>;
+interface Node<T> {
+  readonly literals: Map<string, Node<T>>;
+  param: { readonly name: string; readonly node: Node<T> } | undefined;
+  readonly operations: Map<string, T>;
 }
 
-const newNode = (): Node => ({ literals: new Map(), param: undefined, operations: new Map() });
+const newNode = <T>(): Node<T> => ({ literals: new Map(), param: undefined, operations: new Map() });
 
 /**
  * A segment trie built once from the operation model. Literal segments win over templated ones, as
  * OpenAPI 3.1 §4.8.8 requires ("concrete paths are matched before their templated counterparts").
  */
-export class Router {
-  private readonly root = newNode();
+export class Router<T extends Routable> {
+  private readonly root = newNode<T>();
 
-  constructor(operations: readonly OperationSpec[], private readonly basePath: string) {
+  constructor(operations: readonly T[], private readonly basePath: string) {
     for (const op of operations) this.add(op);
   }
 
-  private add(op: OperationSpec): void {
+  private add(op: T): void {
     let node = this.root;
     for (const segment of op.pathTemplate.split('/').filter(Boolean)) {
       const param = /^\{([^}]+)\}$/.exec(segment);
       if (param) {
         const name = param[1] ?? '';
-        node.param ??= { name, node: newNode() };
+        node.param ??= { name, node: newNode<T>() };
         node = node.param.node;
       } else {
         let next = node.literals.get(segment);
-        if (!next) node.literals.set(segment, (next = newNode()));
+        if (!next) node.literals.set(segment, (next = newNode<T>()));
         node = next;
       }
     }
@@ -47,7 +51,7 @@ export class Router {
     return path === this.basePath || path.startsWith(`${this.basePath}/`) || this.basePath === '';
   }
 
-  match(method: string, rawPath: string): RouteMatch {
+  match(method: string, rawPath: string): RouteMatch<T> {
     if (!this.owns(rawPath)) return { kind: 'not-found' };
     const rest = rawPath.slice(this.basePath.length);
     // The root (`/` in the document) is the base path itself, with or without its slash.
@@ -68,7 +72,7 @@ export class Router {
     return match.kind === 'method-not-allowed' ? match.allow : [];
   }
 
-  private walk(node: Node, segments: readonly string[], index: number, params: Record<string, string>): Node | undefined | 'bad-encoding' {
+  private walk(node: Node<T>, segments: readonly string[], index: number, params: Record<string, string>): Node<T> | undefined | 'bad-encoding' {
     const segment = segments[index];
     if (segment === undefined) return node;
     const literal = node.literals.get(segment);

@@ -1,7 +1,7 @@
 import type { Row } from '../vocabulary/record.js';
 import { firstAfter, paginate, type Page, type PageQuery } from './paging.js';
+import type { Lookup } from './record-store.js';
 
-export type Lookup = { readonly kind: 'found'; readonly row: Row } | { readonly kind: 'not-found' };
 export type Replacement = { readonly kind: 'found'; readonly row: Row; readonly before: Row } | { readonly kind: 'not-found' };
 
 /**

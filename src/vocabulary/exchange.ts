@@ -32,3 +32,14 @@ export interface SandboxResponse {
   /** A JSON value to send, or undefined for no body. */
   readonly body?: unknown;
 }
+
+/** What happened to one request: what logging and the journal hang off. */
+export interface Exchange {
+  readonly request: SandboxRequest;
+  readonly response: SandboxResponse;
+  readonly operationId: string | undefined;
+  readonly keyId: string | undefined;
+  readonly durationMs: number;
+  /** Set when the sandbox itself failed (a bug): the answer was a generic 500. */
+  readonly error?: unknown;
+}

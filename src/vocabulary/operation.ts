@@ -52,6 +52,11 @@ export type StoreAction = 'list' | 'create' | 'read' | 'replace' | 'delete' | 'm
 
 export interface Binding {
   readonly action: StoreAction;
+  /**
+   * Who decided: the document (an `x-understudy` extension), REST conventions, or nobody yet (the
+   * operation is answered from the document, unless conventions bind it).
+   */
+  readonly origin: 'document' | 'convention' | 'none';
   /** The store collection the action works on. */
   readonly resource: string | undefined;
   /** list: names of the page-size and keyset-cursor query parameters (`limit`, `after` by default). */

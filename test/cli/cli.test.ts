@@ -1,12 +1,14 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { inFlight, runCli, startCli, until } from '../support/cli.js';
 
 async function tempFile(name: string, text: string): Promise<string> {
-  const path = join(await mkdtemp(join(tmpdir(), 'understudy-cli-')), name);
+  const dir = await mkdtemp(join(tmpdir(), 'understudy-cli-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  const path = join(dir, name);
   await writeFile(path, text);
   return path;
 }

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { startCli } from '../support/cli.js';
 import { testSandbox } from '../support/sandbox.js';
 
@@ -34,7 +34,9 @@ describe('crashes with a data file', () => {
   const rounds = Array.from({ length: ROUNDS }, (_, i) => ({ round: i + 1, killAfter: 1 + Math.floor(next() * 80) }));
 
   it.each(rounds)('round $round: kill -9 after $killAfter acknowledged creates loses none of them', async ({ round, killAfter }) => {
-    const data = join(await mkdtemp(join(tmpdir(), 'understudy-crash-')), 'store.json');
+    const dir = await mkdtemp(join(tmpdir(), 'understudy-crash-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const data = join(dir, 'store.json');
     const running = await startCli(['--data', data, '--config', join(import.meta.dirname, 'unlimited.yaml')]);
     const acknowledged: Pet[] = [];
     let killed = false;
@@ -66,9 +68,8 @@ describe('crashes with a data file', () => {
     const text = await readFile(data, 'utf8');
     const saved = JSON.parse(text) as { pets: Pet[] };
     const restarted = await testSandbox({ data });
-    const pets = restarted.store.collection('pets')!;
     for (const pet of acknowledged) {
-      const found = pets.get(pet.id);
+      const found = await restarted.store.get('default', 'pets', pet.id);
       expect(found.kind === 'found' && found.row).toEqual(pet);
     }
     // Anything written but not acknowledged is whole: a complete record, never a fragment.

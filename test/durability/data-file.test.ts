@@ -1,12 +1,16 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createNodeHandler } from '../../src/http/node-handler.js';
 import { auth, testSandbox } from '../support/sandbox.js';
 
-const tempDir = () => mkdtemp(join(tmpdir(), 'understudy-data-'));
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'understudy-data-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 describe('the store persisted to a data file', () => {
   it('seeds a missing file, and a restart finds what was created', async () => {
@@ -20,7 +24,7 @@ describe('the store persisted to a data file', () => {
     const second = await testSandbox({ data });
     const fetched = await request(createNodeHandler(second)).get(`/v1/pets/${created.body.id}`).set(auth());
     expect(fetched.body).toEqual(created.body);
-    expect(second.store.digest()).toBe(first.store.digest());
+    expect((await second.store.digest())).toBe((await first.store.digest()));
   });
 
   it('writes what reset restores', async () => {
@@ -50,14 +54,14 @@ describe('the store persisted to a data file', () => {
     const dir = await tempDir();
     const data = join(dir, 'store.json');
     const sandbox = await testSandbox({ data });
-    const before = sandbox.store.digest();
+    const before = (await sandbox.store.digest());
     // The adapter writes to a temporary file beside the data file; a directory in its place makes
     // every write fail.
     await mkdir(join(dir, '.store.json.tmp'));
     const res = await request(createNodeHandler(sandbox)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 2 });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ code: 'internal_error', message: expect.any(String), status: 500 });
-    expect(sandbox.store.digest()).toBe(before);
+    expect((await sandbox.store.digest())).toBe(before);
     const list = await request(createNodeHandler(sandbox)).get('/v1/pets?after=120').set(auth());
     expect(list.body).toEqual([]);
   });

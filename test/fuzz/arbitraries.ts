@@ -148,7 +148,7 @@ interface BodyDraft {
   readonly corrupt?: 'truncate' | 'invalid-utf8';
 }
 
-interface ParamPlan {
+interface ParamRecipe {
   readonly spec: ParameterSpec;
   readonly key: string;
   readonly location: string;
@@ -158,7 +158,7 @@ interface ParamPlan {
   readonly valid: fc.Arbitrary<ParamValue>;
 }
 
-interface BodyPlan {
+interface BodyRecipe {
   readonly required: boolean;
   readonly mediaType: string;
   readonly schema: Schema;
@@ -167,16 +167,16 @@ interface BodyPlan {
   readonly refusedTypes: readonly string[];
 }
 
-export interface OperationPlan {
+export interface OperationRecipe {
   readonly op: OperationSpec;
   readonly valid: fc.Arbitrary<FuzzRequest>;
   /** Undefined when the operation has nothing that can be got wrong (no parameters, no body). */
   readonly nearValid: fc.Arbitrary<FuzzRequest> | undefined;
 }
 
-export type Planned = { readonly ok: true; readonly plan: OperationPlan } | { readonly ok: false; readonly op: OperationSpec; readonly reason: string };
+export type Prepared = { readonly ok: true; readonly recipe: OperationRecipe } | { readonly ok: false; readonly op: OperationSpec; readonly reason: string };
 
-export interface PlanOptions {
+export interface RecipeOptions {
   /** For reports. */
   readonly document: string;
   /** The base path requests go to (the sandbox's: `sandbox.basePath`). */
@@ -203,7 +203,7 @@ function asKind(schema: Schema, kind: ValueKind, where: string): Schema {
 
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : String(value));
 
-function planParameter(model: ApiModel, spec: ParameterSpec): ParamPlan {
+function parameterRecipe(model: ApiModel, spec: ParameterSpec): ParamRecipe {
   const where = `parameter ${spec.in}.${spec.name}`;
   const raw = schemaFor(model.document, model.dialect, spec.schemaPointer);
   const carrier = spec.in === 'cookie' ? 'header' : spec.in;
@@ -285,7 +285,7 @@ const BAD_FORMAT_TEXT: Readonly<Record<string, string>> = {
   byte: '***',
 };
 
-function paramMistakes(p: ParamPlan, value: ParamValue | undefined): Mistake[] {
+function paramMistakes(p: ParamRecipe, value: ParamValue | undefined): Mistake[] {
   const out: Mistake[] = [];
   const { spec, key, location } = p;
   const invalid = (kind: ParamMistakeKind, next: ParamValue | undefined, what: string, message?: string, at = location) =>
@@ -360,7 +360,7 @@ function selects(mediaTypes: readonly string[], type: string): boolean {
   return mediaTypes.some((m) => m === type || m === `${type.split('/')[0]}/*` || m === '*/*');
 }
 
-function planBody(model: ApiModel, op: OperationSpec): BodyPlan | undefined {
+function bodyRecipe(model: ApiModel, op: OperationSpec): BodyRecipe | undefined {
   const requestBody = op.requestBody;
   if (!requestBody) return undefined;
   const media = requestBody.content.find((m) => isJsonType(m.mediaType));
@@ -374,7 +374,7 @@ function planBody(model: ApiModel, op: OperationSpec): BodyPlan | undefined {
   return { required: requestBody.required, mediaType: media.mediaType, schema, value: valueArb(schema, { carrier: 'body', request: true }), refusedTypes };
 }
 
-function bodyLevelMistakes(body: BodyPlan, draft: Draft): Mistake[] {
+function bodyLevelMistakes(body: BodyRecipe, draft: Draft): Mistake[] {
   const current = draft.body;
   if (!current) return [];
   const out: Mistake[] = [];
@@ -391,7 +391,7 @@ function bodyLevelMistakes(body: BodyPlan, draft: Draft): Mistake[] {
   return out;
 }
 
-function fieldMistakes(body: BodyPlan, draft: Draft): Mistake[] {
+function fieldMistakes(body: BodyRecipe, draft: Draft): Mistake[] {
   const current = draft.body;
   if (!current) return [];
   return bodyMistakes(body.schema, current.value, { carrier: 'body', request: true }).map((m) => ({
@@ -487,11 +487,11 @@ const CONTENT_TYPE_SPELLINGS = (mediaType: string): string[] => [
   mediaType.toUpperCase(),
 ];
 
-/** Every operation of the model, planned, or the reason it cannot be fuzzed without guessing. */
-export function planOperations(model: ApiModel, options: PlanOptions): Planned[] {
+/** Every operation of the model with its recipe, or the reason it cannot be fuzzed without guessing. */
+export function operationRecipes(model: ApiModel, options: RecipeOptions): Prepared[] {
   return model.operations.map((op) => {
     try {
-      return { ok: true, plan: planOperation(model, op, options) };
+      return { ok: true, recipe: operationRecipe(model, op, options) };
     } catch (error) {
       if (error instanceof Unsupported) return { ok: false, op, reason: error.message };
       throw error;
@@ -499,9 +499,9 @@ export function planOperations(model: ApiModel, options: PlanOptions): Planned[]
   });
 }
 
-function planOperation(model: ApiModel, op: OperationSpec, options: PlanOptions): OperationPlan {
-  const params = op.parameters.filter((p) => p.in !== 'cookie').map((p) => planParameter(model, p));
-  const body = planBody(model, op);
+function operationRecipe(model: ApiModel, op: OperationSpec, options: RecipeOptions): OperationRecipe {
+  const params = op.parameters.filter((p) => p.in !== 'cookie').map((p) => parameterRecipe(model, p));
+  const body = bodyRecipe(model, op);
   const schemes = schemesFor(model, op);
   const declaredQuery = new Set([
     ...op.parameters.filter((p) => p.in === 'query').map((p) => p.name),
@@ -516,7 +516,7 @@ function planOperation(model: ApiModel, op: OperationSpec, options: PlanOptions)
     .map((values) => {
       const map = new Map<string, ParamValue>();
       values.forEach((v, i) => {
-        const p = params[i] as ParamPlan;
+        const p = params[i] as ParamRecipe;
         if (v !== undefined) map.set(p.key, v);
       });
       return map;
@@ -622,7 +622,7 @@ function planOperation(model: ApiModel, op: OperationSpec, options: PlanOptions)
   // Required parameters absent from a valid draft never are; optional ones are then sent, so
   // that the mistakes planted in them are tried as often as the others.
   const fullDraftArb: fc.Arbitrary<Draft> = fc.record({
-    params: fc.tuple(...params.map((p) => p.valid)).map((values) => new Map(values.map((v, i) => [(params[i] as ParamPlan).key, v]))),
+    params: fc.tuple(...params.map((p) => p.valid)).map((values) => new Map(values.map((v, i) => [(params[i] as ParamRecipe).key, v]))),
     body: body
       ? fc.record({ value: body.value, contentType: fc.constant(body.mediaType), pretty: fc.constant(false), numbers: fc.constant<NumberSpelling>('plain') })
       : fc.constant(undefined),
@@ -647,7 +647,7 @@ function planOperation(model: ApiModel, op: OperationSpec, options: PlanOptions)
   return { op, valid, nearValid };
 }
 
-/** The page-size and cursor parameters a list operation declares, as src/dispatch/plan.ts reads them. */
+/** The page-size and cursor parameters a list operation declares, as src/dispatch/resolve-binding.ts reads them. */
 function paginationOf(
   model: ApiModel,
   op: OperationSpec,

@@ -30,7 +30,7 @@ import type { Sandbox } from '../../src/core/sandbox.js';
 import { createNodeHandler } from '../../src/http/node-handler.js';
 import type { ApiModel } from '../../src/vocabulary/operation.js';
 import { SchemaCompiler, toViolations } from '../../src/validation/schema-compiler.js';
-import { describeRequest, planOperations, type FuzzRequest, type OperationPlan, type Planned } from './arbitraries.js';
+import { describeRequest, operationRecipes, type FuzzRequest, type OperationRecipe, type Prepared } from './arbitraries.js';
 import { canonicalJson } from './schema.js';
 import { testSandbox } from '../support/sandbox.js';
 
@@ -142,7 +142,7 @@ const FIXED_BUGS: readonly KnownBug[] = [
     name: 'an explicit x-understudy action mock is overridden by REST conventions',
     finding:
       'POST /shop/echo (declared x-understudy: {action: mock}) answers 500 response_contract_violation "body.received is required" ' +
-      'instead of 200 with a value generated from its schema: inferBindings (src/spec/compile-operations.ts) treats a mock binding ' +
+      'instead of 200 with a value generated from its schema: inferBindings (src/openapi/build-model.ts) treats a mock binding ' +
       'without a resource as unbound and binds the operation by convention as a create on a store collection "echo", which answers the stored record {id}',
     matches: (r) => r.document === 'gadgets' && r.operationId === 'echoEvents' && r.expect.kind === 'accepted',
     replay: {
@@ -326,8 +326,8 @@ async function listen(server: http.Server): Promise<void> {
 describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => {
   let sandbox: Sandbox;
   let server: http.Server;
-  let planned: Planned[];
-  let plans: OperationPlan[];
+  let prepared: Prepared[];
+  let recipes: OperationRecipe[];
   let wire: WireCheck;
   const tally: Tally = { operations: new Map(), kinds: new Map(), excluded: new Map(), sent: 0, followUps: 0 };
 
@@ -335,10 +335,10 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
     sandbox = await testSandbox({ spec: doc.spec, plans: PLANS, ...(doc.fixtures === null ? { fixtures: null } : {}) });
     server = http.createServer(createNodeHandler(sandbox));
     await listen(server);
-    planned = planOperations(sandbox.model, { document: doc.name, basePath: sandbox.basePath, apiKey: doc.apiKey });
-    plans = planned.flatMap((p) => (p.ok ? [p.plan] : []));
+    prepared = operationRecipes(sandbox.model, { document: doc.name, basePath: sandbox.basePath, apiKey: doc.apiKey });
+    recipes = prepared.flatMap((p) => (p.ok ? [p.recipe] : []));
     wire = new WireCheck(sandbox.model);
-    for (const p of plans) tally.operations.set(p.op.id, { valid: 0, ok: 0, nearValid: 0 });
+    for (const p of recipes) tally.operations.set(p.op.id, { valid: 0, ok: 0, nearValid: 0 });
   });
 
   afterAll(async () => {
@@ -352,7 +352,7 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
   });
 
   const sendAndJudge = async (r: FuzzRequest): Promise<void> => {
-    const before = r.expect.kind === 'accepted' ? undefined : sandbox.store.digest();
+    const before = r.expect.kind === 'accepted' ? undefined : (await sandbox.store.digest());
     const answer = await send(server, r);
     tally.sent++;
     tally.kinds.set(r.label, (tally.kinds.get(r.label) ?? 0) + 1);
@@ -363,7 +363,7 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
     } else if (ops) ops.nearValid++;
     let problem = judge(r, answer, wire);
     // A request that fails leaves the store exactly as it was (README, "Errors").
-    if (!problem && before !== undefined && answer.status >= 400 && sandbox.store.digest() !== before) problem = 'a refused request changed the store';
+    if (!problem && before !== undefined && answer.status >= 400 && (await sandbox.store.digest()) !== before) problem = 'a refused request changed the store';
     if (!problem && r.checks.echo?.readBack && answer.location !== undefined) {
       // What you POST you can GET back (README): the Location reads the record as created.
       const back = await send(server, { ...r, method: 'GET', target: answer.location, body: undefined });
@@ -389,8 +389,8 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
     if (problem) throw new Error(`${problem}\n  request: ${describeRequest(r)}`);
   };
 
-  const property = (pick: (p: OperationPlan) => fc.Arbitrary<FuzzRequest> | undefined) => {
-    const arbitraries = plans.flatMap((p) => {
+  const property = (pick: (p: OperationRecipe) => fc.Arbitrary<FuzzRequest> | undefined) => {
+    const arbitraries = recipes.flatMap((p) => {
       const a = pick(p);
       return a ? [a] : [];
     });
@@ -403,9 +403,9 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
     return all.map((r) => Object.assign(r, { [fc.toStringMethod]: () => describeRequest(r) }));
   };
 
-  it('plans every operation: no schema needs a keyword the generator cannot honour', () => {
-    expect(planned.filter((p) => !p.ok).map((p) => (p.ok ? '' : `${p.op.id}: ${p.reason}`))).toEqual([]);
-    expect(plans.length).toBe(sandbox.model.operations.length);
+  it('has a recipe for every operation: no schema needs a keyword the generator cannot honour', () => {
+    expect(prepared.filter((p) => !p.ok).map((p) => (p.ok ? '' : `${p.op.id}: ${p.reason}`))).toEqual([]);
+    expect(recipes.length).toBe(sandbox.model.operations.length);
   });
 
   const validRuns = RUNS.get(`${doc.name}:valid`) ?? 1;
@@ -421,8 +421,8 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
   it('reached every operation, with requests that succeed and requests that are refused', () => {
     expect(tally.sent).toBeGreaterThanOrEqual(validRuns + nearRuns);
     // Only meaningful when there were enough runs to spread over the operations.
-    if (validRuns < plans.length * 15) return;
-    for (const p of plans) {
+    if (validRuns < recipes.length * 15) return;
+    for (const p of recipes) {
       const t = tally.operations.get(p.op.id);
       // An operation whose valid requests all hit a known bug has nothing left to count.
       if (t?.valid !== 0 || !tally.excluded.get(p.op.id)) expect(t?.ok, `${p.op.id}: valid requests answered 2xx`).toBeGreaterThan(0);

@@ -3,7 +3,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../src/vocabulary/errors.js';
-import type { Exchange, Sandbox } from '../../src/core/sandbox.js';
+import type { Sandbox } from '../../src/core/sandbox.js';
+import type { Exchange } from '../../src/vocabulary/exchange.js';
 import { createSandboxServer } from '../../src/http/server.js';
 import { chunked, head, rawExchange, type RawResult, type Step } from '../support/raw-http.js';
 import { testSandbox } from '../support/sandbox.js';
@@ -429,8 +430,9 @@ function expectPrototypeUntouched(): void {
 
 async function runRow(row: Row): Promise<void> {
   await withServer(row.config, async (ctx) => {
-    const pets = ctx.sandbox.store.collection('pets');
-    const before = { digest: ctx.sandbox.store.digest(), size: pets?.size ?? 0 };
+    const store = ctx.sandbox.store;
+    const countPets = async () => (await store.list('default', 'pets', { after: undefined, limit: Number.MAX_SAFE_INTEGER, filters: [] })).items.length;
+    const before = { digest: await store.digest(), size: await countPets() };
     const steps = typeof row.send === 'function' ? row.send(ctx) : row.send;
     const result = await rawExchange(ctx.port, steps, { afterSend: row.afterSend ?? 'keep' });
     if (result.stepError) throw result.stepError;
@@ -464,15 +466,15 @@ async function runRow(row: Row): Promise<void> {
     await expectStillServing(ctx.port);
     if (row.effect === 'created') {
       const created = JSON.parse(result.response?.text ?? 'null') as { id: number };
-      expect(pets?.size).toBe(before.size + 1);
-      const stored = pets?.get(created.id);
-      expect(stored?.kind).toBe('found');
-      const record = stored?.kind === 'found' ? stored.row : {};
+      expect(await countPets()).toBe(before.size + 1);
+      const stored = await store.get('default', 'pets', created.id);
+      expect(stored.kind).toBe('found');
+      const record = stored.kind === 'found' ? stored.row : {};
       expect(Object.keys(record).sort()).toEqual(['categoryId', 'id', 'name']);
       expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
       expect(Object.keys(created).sort()).toEqual(['categoryId', 'id', 'name']);
     } else {
-      expect(ctx.sandbox.store.digest()).toBe(before.digest);
+      expect(await store.digest()).toBe(before.digest);
     }
     expectPrototypeUntouched();
   });

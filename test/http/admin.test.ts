@@ -51,14 +51,14 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
   });
 
   it('resets the store, issued keys and the clock to the seeded state', async () => {
-    const digest = sandbox.store.digest();
+    const digest = (await sandbox.store.digest());
     const issued = (await request(app).post('/__sandbox/keys').set(admin).send({ plan: 'free' })).body.key as string;
     await request(app).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 1 });
     await request(app).post('/__sandbox/clock').set(admin).send({ advanceSeconds: 3600 });
     const res = await request(app).post('/__sandbox/reset').set(admin);
     expect(res.status).toBe(200);
     expect(res.body.now).toBe(Date.parse(START) / 1000);
-    expect(sandbox.store.digest()).toBe(digest);
+    expect((await sandbox.store.digest())).toBe(digest);
     expect((await request(app).get('/v1/pets').set(auth(issued))).status).toBe(401);
   });
 

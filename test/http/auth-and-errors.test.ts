@@ -36,11 +36,11 @@ describe.each(EDGES)('authentication through the $name', ({ make }) => {
   });
 
   it('authenticates before validating: a bad body without a key gets 401, and stores nothing', async () => {
-    const before = sandbox.store.digest();
+    const before = (await sandbox.store.digest());
     const res = await request(app).post('/v1/pets').set('Content-Type', 'application/json').send('{not json');
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('missing_credentials');
-    expect(sandbox.store.digest()).toBe(before);
+    expect((await sandbox.store.digest())).toBe(before);
   });
 });
 

@@ -342,7 +342,7 @@ describe.each(EDGES)('rate limits through the $name', ({ make }) => {
       const { api, sandbox } = await serve({ bans: { threshold: 1_000, durationSeconds: 600 } });
       const issued = await api.post('/__sandbox/keys').set(ADMIN).send({ plan: 'free' });
       const key = auth(issued.body.key);
-      const before = (await sandbox.store.collection('pets')!.list({ after: undefined, limit: 1000, filters: [] })).items.length;
+      const before = (await sandbox.store.list('default', 'pets', { after: undefined, limit: 1000, filters: [] })).items.length;
       const requests = Array.from({ length: 200 }, (_, i) => {
         switch (i % 4) {
           case 0:
@@ -360,7 +360,7 @@ describe.each(EDGES)('rate limits through the $name', ({ make }) => {
       expect(counted).toHaveLength(60);
       expect(answers.filter((r) => r.status === 429).every((r) => r.body.code === 'rate_limited')).toBe(true);
       const created = answers.filter((r) => r.status === 201).length;
-      const after = (await sandbox.store.collection('pets')!.list({ after: undefined, limit: 1000, filters: [] })).items.length;
+      const after = (await sandbox.store.list('default', 'pets', { after: undefined, limit: 1000, filters: [] })).items.length;
       expect(after - before).toBe(created);
     });
   });
@@ -468,7 +468,7 @@ describe('rate limits in the core (many requests, no sockets)', () => {
 
   it('keeps the counter store tiny under 100,000 distinct unknown keys: they are all one client address', async () => {
     const sandbox = await testSandbox();
-    const get = vi.spyOn(MemoryCounterStore.prototype, 'get');
+    const get = vi.spyOn(MemoryCounterStore.prototype, 'take');
     try {
       const statuses = new Map<string, number>();
       for (let i = 0; i < 100_000; i++) {

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -15,7 +15,9 @@ interface SoakReport {
 /** `npm run soak`, cut to 4 seconds: the mixed workload finds no 5xx and no socket error. */
 describe('the soak, short', () => {
   it('runs a mixed workload with zero 5xx and zero socket errors', async () => {
-    const reportFile = join(await mkdtemp(join(tmpdir(), 'understudy-soak-')), 'soak.json');
+    const dir = await mkdtemp(join(tmpdir(), 'understudy-soak-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const reportFile = join(dir, 'soak.json');
     const env = { ...process.env, SOAK_SECONDS: '4', SOAK_REPORT: reportFile };
     const child = spawn(process.execPath, ['bench/soak.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

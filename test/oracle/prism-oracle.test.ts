@@ -395,7 +395,7 @@ describe('request validation agrees with Prism as an oracle', () => {
         contentType: c.contentType,
       });
       if (c.body !== undefined && c.body.length > 0) {
-        const read = await received?.readBody(sandbox.config.bodyLimit);
+        const read = await received?.readBody(sandbox.bodyLimit);
         expect(read?.kind === 'ok' ? read.bytes.equals(c.body) : read, c.name).toBe(true);
       }
 

@@ -1,8 +1,8 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createNodeHandler } from '../../src/http/node-handler.js';
 import { startCli } from '../support/cli.js';
 import { ADMIN_TOKEN, auth, testSandbox } from '../support/sandbox.js';
@@ -11,7 +11,9 @@ const ADMIN = 'cli-secret-admin-token';
 
 describe('secrets', () => {
   it('never writes a plan key or the admin token to the log or the data file', async () => {
-    const data = join(await mkdtemp(join(tmpdir(), 'understudy-secrets-')), 'store.json');
+    const dir = await mkdtemp(join(tmpdir(), 'understudy-secrets-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const data = join(dir, 'store.json');
     const running = await startCli(['--data', data, '--admin-token', ADMIN]);
     const admin = { Authorization: `Bearer ${ADMIN}` };
     const base = running.url.replace(/\/v1$/, '');

@@ -43,7 +43,7 @@ describe('readBearer (RFC 6750 §2.1)', () => {
 describe('KeyRegistry', () => {
   it('finds configured and issued keys, forgets issued ones on reset, and never exposes the key in its id', () => {
     const keys = new KeyRegistry([{ key: 'demo-free', plan: 'free' }]);
-    expect(keys.find('demo-free')).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{12}$/), plan: 'free' });
+    expect(keys.find('demo-free')).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{12}$/), plan: 'free', workspace: 'default' });
     expect(keys.find('demo-fre')).toBeUndefined();
     const issued = keys.issue('pro');
     expect(keys.find(issued.key)).toEqual(issued.record);

@@ -1,12 +1,13 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import { loadConfig } from '../../src/config/load-config.js';
 
 async function configFile(text: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'understudy-config-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
   const path = join(dir, 'sandbox.yaml');
   await writeFile(path, text);
   return path;

@@ -112,15 +112,15 @@ interface Step {
   readonly verdict: LimitVerdict;
 }
 
-function run(s: Scenario, extra: readonly Command[] = []): { steps: Step[]; clock: SandboxClock; limiter: Limiter } {
+async function run(s: Scenario, extra: readonly Command[] = []): Promise<{ steps: Step[]; clock: SandboxClock; limiter: Limiter }> {
   const clock = new SandboxClock(() => 0, s.start);
-  const limiter = new Limiter(s.plans, s.bans, new MemoryCounterStore(), clock);
+  const limiter = new Limiter(s.plans, s.bans, new MemoryCounterStore());
   const steps: Step[] = [];
   for (const c of [...s.commands, ...extra]) {
     if (c.t === 'move') clock.advance(c.ms);
     else {
       const client = CLIENTS[c.client]!;
-      steps.push({ client, now: clock.now(), verdict: limiter.take(client) });
+      steps.push({ client, now: clock.now(), verdict: await limiter.take(client, clock.now()) });
     }
   }
   return { steps, clock, limiter };
@@ -134,10 +134,10 @@ const integer = (value: string | undefined): number => {
 const options = { seed: SEED, numRuns: RUNS } as const;
 
 describe('Limiter properties (fast-check, fixed seed)', () => {
-  it('keeps every header within bounds: 0 ≤ Remaining ≤ Limit, Reset in the future, Retry-After ≥ 1', () => {
-    fc.assert(
-      fc.property(scenario, (s) => {
-        for (const { client, now, verdict } of run(s).steps) {
+  it('keeps every header within bounds: 0 ≤ Remaining ≤ Limit, Reset in the future, Retry-After ≥ 1', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => {
+        for (const { client, now, verdict } of (await run(s)).steps) {
           const limits = s.plans[client.plan as 'a' | 'b'];
           const h = verdict.headers;
           const limit = integer(h['x-ratelimit-limit']);
@@ -168,11 +168,11 @@ describe('Limiter properties (fast-check, fixed seed)', () => {
     );
   });
 
-  it('never admits more than the limit in any minute or day window, for any client', () => {
-    fc.assert(
-      fc.property(scenario, (s) => {
+  it('never admits more than the limit in any minute or day window, for any client', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => {
         const admitted = new Map<string, number>();
-        for (const { client, now, verdict } of run(s).steps) {
+        for (const { client, now, verdict } of (await run(s)).steps) {
           if (!verdict.admitted) continue;
           const limits = s.plans[client.plan as 'a' | 'b'];
           const m = `${client.id} minute ${Math.floor(now / MINUTE)}`;
@@ -187,12 +187,12 @@ describe('Limiter properties (fast-check, fixed seed)', () => {
     );
   });
 
-  it('decides every request exactly as the reference rules do: admits, refuses, bans, Retry-After and the window described', () => {
+  it('decides every request exactly as the reference rules do: admits, refuses, bans, Retry-After and the window described', async () => {
     const seen = { admitted: 0, rate_limited: 0, key_banned: 0 };
-    fc.assert(
-      fc.property(scenario, (s) => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => {
         const reference = new Reference(s);
-        for (const { client, now, verdict } of run(s).steps) {
+        for (const { client, now, verdict } of (await run(s)).steps) {
           const expected = reference.decide(client, now);
           const h = verdict.headers;
           const headers = { limit: integer(h['x-ratelimit-limit']), remaining: integer(h['x-ratelimit-remaining']), reset: integer(h['x-ratelimit-reset']) };
@@ -209,26 +209,26 @@ describe('Limiter properties (fast-check, fixed seed)', () => {
     expect(seen.key_banned).toBeGreaterThan(300);
   });
 
-  it('gives an exact Retry-After: rate_limited, that many seconds later is admitted, one second earlier is not', () => {
+  it('gives an exact Retry-After: rate_limited, that many seconds later is admitted, one second earlier is not', async () => {
     const checked = { rate_limited: 0, key_banned: 0 };
-    fc.assert(
-      fc.property(scenario, fc.integer({ min: 0, max: CLIENTS.length - 1 }), (s, who) => {
+    await fc.assert(
+      fc.asyncProperty(scenario, fc.integer({ min: 0, max: CLIENTS.length - 1 }), async (s, who) => {
         // End on a burst from one client at one instant, cut at its first refusal (one is certain:
         // the burst is longer than the minute allows).
         const client = CLIENTS[who]!;
         const limit = s.plans[client.plan as 'a' | 'b'].perMinute;
         const long: Command[] = Array.from({ length: limit + 1 }, () => ({ t: 'req', client: who }));
-        const first = run(s, long).steps.slice(-long.length).findIndex((step) => !step.verdict.admitted);
+        const first = (await run(s, long)).steps.slice(-long.length).findIndex((step) => !step.verdict.admitted);
         expect(first).toBeGreaterThanOrEqual(0);
         const burst = long.slice(0, first + 1);
-        const refused = run(s, burst).steps.at(-1)!.verdict;
+        const refused = (await run(s, burst)).steps.at(-1)!.verdict;
         if (refused.admitted) throw new Error('the replay differs from the first run');
         const wait = integer(refused.headers['retry-after']);
         expect(wait).toBeGreaterThanOrEqual(1);
         // Histories are deterministic: replay to try each moment once, on a fresh limiter.
-        const at = (seconds: number) => run(s, [...burst, { t: 'move', ms: seconds * 1000 }, { t: 'req', client: who }]).steps.at(-1)!.verdict;
-        const late = at(wait);
-        const early = at(wait - 1);
+        const at = async (seconds: number) => (await run(s, [...burst, { t: 'move', ms: seconds * 1000 }, { t: 'req', client: who }])).steps.at(-1)!.verdict;
+        const late = await at(wait);
+        const early = await at(wait - 1);
         checked[refused.code]++;
         // Both refusals are exact: key_banned points at the later of the ban's end and any full
         // window's end, so the request then is admitted.

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
-import { compileOperations } from '../../src/openapi/compile-operations.js';
+import { buildApiModel } from '../../src/openapi/build-model.js';
 import { loadDocument } from '../../src/openapi/load-document.js';
 import { ResponseCheck } from '../../src/validation/response-check.js';
 import { SchemaCompiler } from '../../src/validation/schema-compiler.js';
 
 /** The check every HTTP test relies on must itself catch a broken answer. */
 describe('ResponseCheck on the Pet Store document', async () => {
-  const model = compileOperations(await loadDocument(DEFAULT_CONFIG.spec));
+  const model = buildApiModel(await loadDocument(DEFAULT_CONFIG.spec));
   const compiler = new SchemaCompiler(model.document, model.dialect);
   const check = (id: string) => new ResponseCheck(model.operations.find((o) => o.id === id)!, compiler);
   const limits = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1795345020' };

@@ -2,7 +2,7 @@ import { escapePointerToken, follow, isObject } from '../openapi/json-pointer.js
 import type { ApiModel, OperationSpec } from '../vocabulary/operation.js';
 
 /** What dispatch needs to know about one operation, worked out once at start-up. */
-export interface DispatchPlan {
+export interface ResolvedBinding {
   readonly operation: OperationSpec;
   /** The status of a success answer (`201` for create when declared). */
   readonly successStatus: number;
@@ -19,7 +19,7 @@ export interface DispatchPlan {
   readonly itemPath: string | undefined;
 }
 
-export function planDispatch(model: ApiModel, op: OperationSpec): DispatchPlan {
+export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBinding {
   const pagination = op.binding.pagination ?? {};
   const queryNames = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
   const declared = (name: string | undefined, fallback: string): string | undefined => {

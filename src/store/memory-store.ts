@@ -1,24 +1,27 @@
 import { createHash } from 'node:crypto';
 import { Low, Memory, type Adapter } from 'lowdb';
-import type { ApiModel } from '../vocabulary/operation.js';
-import { Collection } from './collection.js';
 import { seededFaker } from '../mock/seeded-faker.js';
 import type { FixtureDefinitions } from '../seeding/fixtures.js';
-import { generateRows } from '../seeding/seed-rows.js';
 import { itemSchemas } from '../seeding/item-schemas.js';
+import { generateRows } from '../seeding/seed-rows.js';
+import type { ApiModel } from '../vocabulary/operation.js';
 import type { Row } from '../vocabulary/record.js';
+import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
+import { Collection } from './collection.js';
+import type { Page, PageQuery } from './paging.js';
+import type { Lookup, RecordStore } from './record-store.js';
 
 export type StoreData = Record<string, Row[]>;
 
 /**
- * The sandbox's state: one lowdb document holding a list of records per collection, seeded from
+ * The default record store: one lowdb document holding a list of records per collection, seeded from
  * the fixtures with a fixed seed, so the same seed gives the same data byte for byte.
  *
  * In memory by default. With a data file, lowdb's file adapter persists the document: every write
  * goes to a temporary file that is then renamed over the old one (atomic on POSIX), and concurrent
  * writes are coalesced, each resolving once a file holding its change is in place.
  */
-export class Store {
+export class MemoryRecordStore implements RecordStore {
   private collections = new Map<string, Collection>();
   private readonly db: Low<StoreData>;
 
@@ -35,12 +38,12 @@ export class Store {
    * Opens the store: from the data file when it exists, else freshly seeded. A data file that
    * does not parse, or does not hold a store, stops the start and is left untouched.
    */
-  static async open(model: ApiModel, fixtures: FixtureDefinitions, seed: number, dataFile: string | null = null): Promise<Store> {
+  static async open(model: ApiModel, fixtures: FixtureDefinitions, seed: number, dataFile: string | null = null): Promise<MemoryRecordStore> {
     // The file adapter is loaded only when there is a file to persist to.
     const adapter = dataFile
       ? new (await import('lowdb/node')).DataFile<StoreData>(dataFile, { parse: JSON.parse, stringify: JSON.stringify })
       : new Memory<StoreData>();
-    const store = new Store(model, fixtures, seed, adapter);
+    const store = new MemoryRecordStore(model, fixtures, seed, adapter);
     if (!dataFile) {
       await store.reset();
       return store;
@@ -75,18 +78,59 @@ export class Store {
     this.collections = new Map(Object.entries(this.db.data).map(([name, rows]) => [name, new Collection(name, rows)]));
   }
 
-  collection(name: string): Collection | undefined {
-    return this.collections.get(name);
+  list(workspace: string, collection: string, query: PageQuery): Promise<Page> {
+    return Promise.resolve(this.collection(workspace, collection).list(query));
   }
 
-  /** Makes the latest change durable (a no-op for the in-memory adapter). */
-  async commit(): Promise<void> {
-    await this.db.write();
+  get(workspace: string, collection: string, id: number): Promise<Lookup> {
+    return Promise.resolve(this.collection(workspace, collection).get(id));
   }
 
-  /** A digest of the whole state, to prove a failed request changed nothing. */
-  digest(): string {
-    return createHash('sha256').update(JSON.stringify(this.db.data)).digest('hex');
+  async create(workspace: string, collection: string, fields: Readonly<Record<string, unknown>>): Promise<Row> {
+    const records = this.collection(workspace, collection);
+    const row = records.create(fields);
+    await this.commitOr(() => records.delete(row.id));
+    return row;
+  }
+
+  async replace(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Lookup> {
+    const records = this.collection(workspace, collection);
+    const replaced = records.replace(id, fields);
+    if (replaced.kind === 'not-found') return replaced;
+    await this.commitOr(() => records.restore(replaced.before));
+    return { kind: 'found', row: replaced.row };
+  }
+
+  async delete(workspace: string, collection: string, id: number): Promise<Lookup> {
+    const records = this.collection(workspace, collection);
+    const removed = records.delete(id);
+    if (removed.kind === 'found') await this.commitOr(() => records.restore(removed.row));
+    return removed;
+  }
+
+  digest(): Promise<string> {
+    return Promise.resolve(createHash('sha256').update(JSON.stringify(this.db.data)).digest('hex'));
+  }
+
+  /** One default workspace today: every workspace name but that one is a bug in the caller. */
+  private collection(workspace: string, name: string): Collection {
+    if (workspace !== DEFAULT_WORKSPACE) throw new Error(`unknown workspace ${workspace}`);
+    const found = this.collections.get(name);
+    if (!found) throw new Error(`unknown collection ${name}`);
+    return found;
+  }
+
+  /**
+   * Makes a change durable before it is answered; if the write fails, the change is undone in
+   * memory too (and the request fails with a 500), so memory never holds what the file does not.
+   */
+  private async commitOr(undo: () => unknown): Promise<void> {
+    try {
+      await this.db.write();
+    } catch (error) {
+      undo();
+      throw error;
+    }
   }
 
   private seedData(): StoreData {

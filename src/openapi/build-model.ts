@@ -11,7 +11,7 @@ import {
   type SecurityRequirement,
   type SecurityScheme,
 } from '../vocabulary/operation.js';
-import { explicitBinding, inferBindings, UNBOUND } from './bindings.js';
+import { explicitBinding, inferBindings, NO_BINDING } from './bindings.js';
 import { normalize30 } from './normalize-30.js';
 import { kindOf, schemaAt } from './value-kind.js';
 
@@ -20,7 +20,7 @@ import { kindOf, schemaAt } from './value-kind.js';
  * Compiles an OpenAPI 3.0/3.1 document into the plain operation model. Anything the sandbox cannot
  * serve stops here with a message naming the operation, never later on a request.
  */
-export function compileOperations(source: unknown): ApiModel {
+export function buildApiModel(source: unknown): ApiModel {
   if (!isObject(source)) throw new Error('the OpenAPI document is not an object');
   const dialect = String(source.openapi).startsWith('3.1') ? '3.1' : '3.0';
   const document = (dialect === '3.0' ? normalize30(source) : source) as JsonObject;
@@ -39,7 +39,7 @@ export function compileOperations(source: unknown): ApiModel {
       const op = pathItem[method] as JsonObject;
       const id = typeof op.operationId === 'string' ? op.operationId : `${method.toUpperCase()} ${pathTemplate}`;
       try {
-        operations.push(compileOperation(document, { id, method, pathTemplate, op, opPointer, itemPointer, pathItem, globalSecurity, securitySchemes }));
+        operations.push(readOperation(document, { id, method, pathTemplate, op, opPointer, itemPointer, pathItem, globalSecurity, securitySchemes }));
       } catch (error) {
         throw new Error(`operation ${id} (${method.toUpperCase()} ${pathTemplate}): ${(error as Error).message}`);
       }
@@ -68,7 +68,8 @@ interface OperationSource {
   securitySchemes: ReadonlyMap<string, SecurityScheme>;
 }
 
-function compileOperation(document: unknown, src: OperationSource): OperationSpec {
+/** Reads one operation of the document into its plain record. */
+function readOperation(document: unknown, src: OperationSource): OperationSpec {
   const parameters = mergeParameters(
     compileParameters(document, src.pathItem.parameters, `${src.itemPointer}/parameters`),
     compileParameters(document, src.op.parameters, `${src.opPointer}/parameters`),
@@ -88,7 +89,7 @@ function compileOperation(document: unknown, src: OperationSource): OperationSpe
     requestBody: compileRequestBody(document, src.op.requestBody, `${src.opPointer}/requestBody`),
     responses: compileResponses(document, src.op.responses, `${src.opPointer}/responses`),
     security,
-    binding: explicitBinding(src.op['x-understudy']) ?? UNBOUND,
+    binding: explicitBinding(src.op['x-understudy']) ?? NO_BINDING,
     lifecycle: compileLifecycle(src.op),
   };
 }

@@ -1,0 +1,85 @@
+import type { ApiKeyRecord, KeyRegistry } from '../auth/key-registry.js';
+import { unixSeconds } from '../clock/clock.js';
+import type { WorkspaceClocks } from '../clock/workspace-clocks.js';
+import type { JournalEntry } from '../journal/journal.js';
+import type { Limiter } from '../limits/limiter.js';
+import type { ValidInput } from '../validation/request-validator.js';
+import { errorBody } from '../vocabulary/errors.js';
+import type { SandboxResponse } from '../vocabulary/exchange.js';
+import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
+import { eventLoopDelayMs } from './process-metrics.js';
+
+/** What the admin handlers act on, and nothing more. */
+export interface AdminCapabilities {
+  /** Back to the seeded state: store, issued keys, counters, bans, clock and journal. */
+  readonly reset: () => Promise<void>;
+  readonly clocks: Pick<WorkspaceClocks, 'of'>;
+  readonly keys: Pick<KeyRegistry, 'issue' | 'find' | 'byId'>;
+  readonly plans: readonly string[];
+  readonly limiter: Pick<Limiter, 'inspect'>;
+  readonly journal: { recent(limit: number): readonly JournalEntry[] };
+  /** API requests being answered right now. */
+  readonly inFlight: () => number;
+}
+
+/** One admin operation's handler: the validated input in, the answer out. */
+export type AdminHandler = (input: ValidInput) => Promise<SandboxResponse>;
+
+/** The most journal entries one listing returns. */
+const MAX_LISTED = 10_000;
+
+const ok = (body: unknown, status = 200): SandboxResponse => ({ status, headers: {}, body });
+
+/**
+ * The admin operations, by the operationId `openapi/admin.yaml` gives them. The document has
+ * already validated every input (types, required fields, bounds); handlers check only what the
+ * document cannot know, such as which plans the configuration has.
+ */
+export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, AdminHandler>> {
+  // The clock the admin API reads and moves is the default workspace's.
+  const clock = c.clocks.of(DEFAULT_WORKSPACE);
+  return {
+    resetSandbox: async () => {
+      await c.reset();
+      return ok({ reset: true, now: unixSeconds(clock.now()) });
+    },
+    getClock: () => Promise.resolve(ok({ now: unixSeconds(clock.now()) })),
+    advanceClock: (input) => {
+      const { advanceSeconds } = input.body as { readonly advanceSeconds: number };
+      return Promise.resolve(ok({ now: unixSeconds(clock.advance(advanceSeconds * 1000)) }));
+    },
+    issueKey: (input) => {
+      const { plan } = input.body as { readonly plan: string };
+      if (!c.plans.includes(plan)) {
+        const plans = c.plans.join(', ');
+        const error = errorBody('validation_failed', `plan must be one of ${plans}`, [{ location: 'body.plan', message: `must be one of ${plans}` }]);
+        return Promise.resolve({ status: error.status, headers: {}, body: error });
+      }
+      const issued = c.keys.issue(plan);
+      return Promise.resolve(ok({ key: issued.key, plan, id: issued.record.id }, 201));
+    },
+    inspectKey: async (input) => {
+      const presented = input.path.key as string;
+      const record: ApiKeyRecord | undefined = c.keys.find(presented) ?? c.keys.byId(presented);
+      if (!record) {
+        const error = errorBody('resource_not_found', 'No such key');
+        return { status: error.status, headers: {}, body: error };
+      }
+      return ok({ id: record.id, ...(await c.limiter.inspect(record, c.clocks.of(record.workspace).now())) });
+    },
+    getMetrics: () => {
+      const memory = process.memoryUsage();
+      return Promise.resolve(
+        ok({
+          now: unixSeconds(clock.now()),
+          uptimeSeconds: Math.round(process.uptime()),
+          inFlight: c.inFlight(),
+          rssBytes: memory.rss,
+          heapUsedBytes: memory.heapUsed,
+          eventLoopDelayMs: eventLoopDelayMs(),
+        }),
+      );
+    },
+    listRequests: (input) => Promise.resolve(ok(c.journal.recent(Math.min(input.query.limit as number, MAX_LISTED)))),
+  };
+}

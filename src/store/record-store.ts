@@ -1,0 +1,23 @@
+import type { Row } from '../vocabulary/record.js';
+import type { Page, PageQuery } from './paging.js';
+
+export type Lookup = { readonly kind: 'found'; readonly row: Row } | { readonly kind: 'not-found' };
+
+/**
+ * The record-store contract dispatch works through: records per workspace and collection, each
+ * change atomic and durable once its promise resolves (a change that cannot be made durable is
+ * undone and rejects). Asynchronous, so a shared store (Redis, say) can fulfil it; the in-memory
+ * store, optionally persisted to a file, is the default. Ids are assigned by the store; a
+ * client-sent id is never honoured.
+ */
+export interface RecordStore {
+  list(workspace: string, collection: string, query: PageQuery): Promise<Page>;
+  get(workspace: string, collection: string, id: number): Promise<Lookup>;
+  create(workspace: string, collection: string, fields: Readonly<Record<string, unknown>>): Promise<Row>;
+  replace(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Lookup>;
+  delete(workspace: string, collection: string, id: number): Promise<Lookup>;
+  /** Every workspace back to the seeded state. */
+  reset(): Promise<void>;
+  /** A digest of the whole state, to prove that a failed request changed nothing. */
+  digest(): Promise<string>;
+}
