@@ -79,4 +79,69 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('route_not_found');
   });
+
+  it('checks the token before it reveals any route: an unknown admin path without it is 401', async () => {
+    const res = await request(app).get('/__sandbox/nothing');
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('admin_unauthorized');
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="understudy-admin"');
+  });
+
+  it('answers a wrong method on an admin path with 405 and Allow', async () => {
+    const res = await request(app).put('/__sandbox/clock').set(admin).send({ advanceSeconds: 1 });
+    expect(res.status).toBe(405);
+    expect(res.body.code).toBe('method_not_allowed');
+    expect(res.headers.allow).toBe('GET, POST');
+  });
+
+  // openapi/admin.yaml is compiled and enforced like the API's own document.
+  it.each([
+    ['a limit that is not a whole number', () => request(app).get('/__sandbox/requests?limit=abc'), 400, 'validation_failed', ['query.limit']],
+    ['a negative limit', () => request(app).get('/__sandbox/requests?limit=-1'), 400, 'validation_failed', ['query.limit']],
+    ['no body', () => request(app).post('/__sandbox/clock').set('content-type', 'application/json'), 400, 'body_required', []],
+    ['a body that is not JSON', () => request(app).post('/__sandbox/clock').set('content-type', 'application/json').send('{'), 400, 'malformed_json', []],
+    ['a body sent as text', () => request(app).post('/__sandbox/clock').set('content-type', 'text/plain').send('{"advanceSeconds":1}'), 415, 'unsupported_media_type', []],
+    ['a move past a century', () => request(app).post('/__sandbox/clock').send({ advanceSeconds: 1e12 }), 400, 'validation_failed', ['body.advanceSeconds']],
+    ['a key request without a plan', () => request(app).post('/__sandbox/keys').send({}), 400, 'validation_failed', ['body.plan']],
+    ['a plan that is not a string', () => request(app).post('/__sandbox/keys').send({ plan: 7 }), 400, 'validation_failed', ['body.plan']],
+  ] as const)('refuses %s with %i %s', async (_, send, status, code, locations) => {
+    const res = await send().set(admin);
+    expect(res.status).toBe(status);
+    expect(res.body.code).toBe(code);
+    expect((res.body.details ?? []).map((d: { location: string }) => d.location)).toEqual(locations);
+  });
+
+  it('inspects a key by value or by id, with its windows, refusals and ban', async () => {
+    await request(app).get('/v1/pets?limit=1').set(auth('demo-free'));
+    const byValue = await request(app).get('/__sandbox/keys/demo-free').set(admin);
+    expect(byValue.status).toBe(200);
+    expect(byValue.body).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      plan: 'free',
+      windows: [
+        { window: 'minute', limit: 60, used: 1, remaining: 59 },
+        { window: 'day', limit: 1000, used: 1, remaining: 999 },
+      ],
+      refusalsThisMinute: 0,
+      bannedUntil: null,
+    });
+    const byId = await request(app).get(`/__sandbox/keys/${byValue.body.id as string}`).set(admin);
+    expect(byId.body).toEqual(byValue.body);
+    const missing = await request(app).get('/__sandbox/keys/nobody').set(admin);
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('resource_not_found');
+  });
+
+  it('reports metrics: requests in flight, memory, uptime and event-loop delay', async () => {
+    const res = await request(app).get('/__sandbox/metrics').set(admin);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      now: Date.parse(START) / 1000,
+      uptimeSeconds: expect.any(Number),
+      inFlight: 0,
+      rssBytes: expect.any(Number),
+      heapUsedBytes: expect.any(Number),
+      eventLoopDelayMs: { p50: expect.any(Number), p99: expect.any(Number), max: expect.any(Number) },
+    });
+  });
 });

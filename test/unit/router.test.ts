@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Router } from '../../src/routing/router.js';
-import type { OperationSpec } from '../../src/vocabulary/operation.js';
+import { Router, type Routable } from '../../src/routing/router.js';
 
-const op = (method: string, pathTemplate: string): OperationSpec =>
-  ({ id: `${method} ${pathTemplate}`, method, pathTemplate }) as unknown as OperationSpec;
+/** A route as the router sees it: any record with a method and a path template. */
+const op = (method: string, pathTemplate: string): Routable & { readonly id: string } => ({ id: `${method} ${pathTemplate}`, method, pathTemplate });
 
 const router = new Router([op('GET', '/pets'), op('POST', '/pets'), op('GET', '/pets/{petId}'), op('GET', '/pets/mine'), op('GET', '/a/{x}/b/{y}')], '/v1');
 
