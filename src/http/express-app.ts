@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { errorBody } from '../vocabulary/errors.js';
 import type { Sandbox } from '../core/sandbox.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
+import { answerHeaders } from '../pipeline/answer-headers.js';
 import { toSandboxRequest } from './to-sandbox-request.js';
 import { writeResponse } from './write-response.js';
 
@@ -21,7 +23,8 @@ export function createApp(sandbox: Sandbox): Express {
     writeResponse(res, req.baseUrl ? rebase(response, req.baseUrl) : response, request.method);
   });
   app.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    writeResponse(res, { status: 500, headers: {}, body: errorBody('internal_error', 'The sandbox failed on this request') }, 'GET');
+    const body = errorBody('internal_error', 'The sandbox failed on this request');
+    writeResponse(res, { status: 500, headers: answerHeaders({ own: {}, requestId: randomUUID(), hasBody: true }), body }, 'GET');
   });
   return app;
 }
