@@ -34,9 +34,9 @@ const NO_QUERY: ReadonlyMap<string, readonly string[]> = new Map();
  * reaches the API uses quota, including wrong ones: probing for routes or keys is throttled too.
  */
 export async function runPipeline(surface: Surface, req: SandboxRequest): Promise<PipelineResult> {
-  const { prepared, ...result } = await runSteps(surface, req);
-  if (!surface.checkResponses || !prepared) return result;
-  const checked = checkedAnswer(prepared, result.response);
+  const result = await runSteps(surface, req);
+  if (!surface.checkResponses || !result.prepared) return result;
+  const checked = checkedAnswer(result.prepared, result.response);
   if (checked === result.response) return result;
   return { ...result, response: { ...checked, headers: answerHeaders({ own: checked.headers, requestId: req.id, hasBody: true }) } };
 }
