@@ -7,7 +7,9 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' } } });
 const STATUSES = ['available', 'available', 'available', 'pending', 'sold'];
 const body = Buffer.from(
-  JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: (i % 8) + 1, status: STATUSES[i % 5] }))),
+  JSON.stringify(
+    Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: (i % 8) + 1, status: STATUSES[i % 5] })),
+  ),
 );
 const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) };
 

@@ -60,9 +60,12 @@ async function drive(options, seconds) {
   const latencies = [];
   const run = autocannon({ url: options.origin, connections: options.connections, duration: seconds, requests });
   // autocannon's own histogram keeps whole milliseconds; its per-answer event has the exact time.
-  run.on('response', (/** @type {unknown} */ _client, /** @type {number} */ _status, /** @type {number} */ _bytes, /** @type {number} */ responseTime) => {
-    latencies.push(responseTime);
-  });
+  run.on(
+    'response',
+    (/** @type {unknown} */ _client, /** @type {number} */ _status, /** @type {number} */ _bytes, /** @type {number} */ responseTime) => {
+      latencies.push(responseTime);
+    },
+  );
   const result = await run;
   return { result, latencies, statuses, unexpected };
 }

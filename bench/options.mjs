@@ -31,8 +31,11 @@ export function readOptions(env = process.env, argv = process.argv.slice(2)) {
   const quick = argv.includes('--quick') || /^(1|true|yes)$/i.test(env.BENCH_QUICK ?? '');
   const sizes = env.BENCH_SIZES
     ? env.BENCH_SIZES.split(',').map((s) => Number(s.trim()))
-    : quick ? [100, 100_000] : [100, 100_000, 1_000_000];
-  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) throw new Error(`BENCH_SIZES must be whole numbers >= 1, not "${env.BENCH_SIZES}"`);
+    : quick
+      ? [100, 100_000]
+      : [100, 100_000, 1_000_000];
+  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1))
+    throw new Error(`BENCH_SIZES must be whole numbers >= 1, not "${env.BENCH_SIZES}"`);
   return {
     quick,
     duration: seconds(env.BENCH_DURATION, quick ? 1 : 5, 'BENCH_DURATION'),

@@ -44,7 +44,11 @@ function killAll() {
 }
 
 process.once('exit', killAll);
-for (const [signal, code] of /** @type {const} */ ([['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]])) {
+for (const [signal, code] of /** @type {const} */ ([
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+])) {
   process.once(signal, () => {
     process.stderr.write(`\nbench: ${signal}, stopping the servers\n`);
     process.exit(code); // runs killAll
@@ -138,7 +142,9 @@ export async function timeToFirstAnswer(server, probe, timeoutS) {
     if (status !== null) lastStatus = status;
     await sleep(status === null ? 2 : 20);
   }
-  throw new Error(`no 2xx answer to GET ${probe.url} within ${timeoutS} s${lastStatus ? ` (last answer ${lastStatus})` : ''}: ${logTail(server) || '(no output)'}`);
+  throw new Error(
+    `no 2xx answer to GET ${probe.url} within ${timeoutS} s${lastStatus ? ` (last answer ${lastStatus})` : ''}: ${logTail(server) || '(no output)'}`,
+  );
 }
 
 /**

@@ -29,7 +29,8 @@ const SHORT = { 'prism-fast': '÷pf', ceiling: '÷ceil' };
 
 /** Divides every figure of every row by the same figure of each baseline (null when undefined). @param {Row[]} rows */
 export function addRatios(rows) {
-  const find = (/** @type {string} */ target, /** @type {string} */ scenario) => rows.find((r) => r.group === 'compare' && r.target === target && r.scenario === scenario);
+  const find = (/** @type {string} */ target, /** @type {string} */ scenario) =>
+    rows.find((r) => r.group === 'compare' && r.target === target && r.scenario === scenario);
   const first = (/** @type {string} */ target) => rows.find((r) => r.group === 'compare' && r.target === target);
   for (const row of rows) {
     row.ratios = {};
@@ -52,7 +53,8 @@ export function addRatios(rows) {
 /** @param {number | null | undefined} value @param {string} metric */
 function figure(value, metric) {
   if (value === null || value === undefined) return '';
-  if (metric === 'rps' || metric === 'errors' || metric === 'startMs' || metric === 'rssMb') return Math.round(value).toLocaleString('en-US');
+  if (metric === 'rps' || metric === 'errors' || metric === 'startMs' || metric === 'rssMb')
+    return Math.round(value).toLocaleString('en-US');
   return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US');
 }
 
@@ -76,11 +78,16 @@ export function formatTable(rows) {
       rules.push(lines.length);
     }
     const cells = [row.label, row.note ? `${row.scenarioLabel}: ${row.note}` : row.scenarioLabel];
-    for (const metric of METRICS) cells.push(figure(row[metric], metric), ...BASELINES.map((b) => (row[metric] === null ? '' : times(row.ratios?.[b]?.[metric]))));
+    for (const metric of METRICS)
+      cells.push(figure(row[metric], metric), ...BASELINES.map((b) => (row[metric] === null ? '' : times(row.ratios?.[b]?.[metric]))));
     lines.push(cells);
   }
   const widths = header.map((_, i) => Math.max(...lines.map((l) => l[i].length)));
-  const render = (/** @type {string[]} */ cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const render = (/** @type {string[]} */ cells) =>
+    cells
+      .map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   const rule = '-'.repeat(render(header).length);
   /** @type {string[]} */
   const out = [];
@@ -96,7 +103,10 @@ export function formatTable(rows) {
 export function writeResults(report, at) {
   const dir = join(ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });
-  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'); // basic ISO 8601: 20261122T113000Z
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z'); // basic ISO 8601: 20261122T113000Z
   const text = `${JSON.stringify(report, null, 2)}\n`;
   const file = join(dir, `${stamp}.json`);
   writeFileSync(file, text);

@@ -49,25 +49,55 @@ async function benchTarget(target, scenarios, options, probe = FIRST_PAGE) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   /** @type {TargetResult} */
-  const entry = { id: target.id, label: target.label, command: target.command, coldStartMs: null, startForeignCpu: null, startPeakRssKb: null, peakRssKb: null, loadPeakRssKb: null, error: null, scenarios: {} };
+  const entry = {
+    id: target.id,
+    label: target.label,
+    command: target.command,
+    coldStartMs: null,
+    startForeignCpu: null,
+    startPeakRssKb: null,
+    peakRssKb: null,
+    loadPeakRssKb: null,
+    error: null,
+    scenarios: {},
+  };
   await quiet(options, `${target.label}: start`);
   log(`${target.label}: starting`);
   const server = startServer(target.id, target.args(port));
   const startMemory = sampleRss(server.pid, 50);
   const startOthers = foreignCpu(server.pid);
   try {
-    entry.coldStartMs = await timeToFirstAnswer(server, { url: origin + target.basePath + probe, headers: AUTH }, options.startTimeout).finally(() => {
+    entry.coldStartMs = await timeToFirstAnswer(
+      server,
+      { url: origin + target.basePath + probe, headers: AUTH },
+      options.startTimeout,
+    ).finally(() => {
       entry.startPeakRssKb = startMemory.stop();
       entry.startForeignCpu = startOthers.stop();
     });
     log(`${target.label}: first answer after ${Math.round(entry.coldStartMs)} ms`);
     for (const scenario of scenarios) {
-      const load = { origin, basePath: target.basePath, constant: target.constant, scenario, duration: options.duration, warmup: options.warmup, connections: options.connections, pid: server.pid };
+      const load = {
+        origin,
+        basePath: target.basePath,
+        constant: target.constant,
+        scenario,
+        duration: options.duration,
+        warmup: options.warmup,
+        connections: options.connections,
+        pid: server.pid,
+      };
       await quiet(options, `${target.label}: ${scenario.label}`);
       let result = await measureLoad(load);
       // Other work on the machine (a shared one) skews a run: measure again, keep the least disturbed.
-      for (let retry = 1; retry <= options.retries && (result.foreignCpu ?? 0) > FOREIGN_CPU_WARNING && server.exitedWith === null; retry++) {
-        log(`${target.label}: ${scenario.label}: other processes took ${Math.round((result.foreignCpu ?? 0) * 100)}% of the CPU, measuring again (${retry}/${options.retries})`);
+      for (
+        let retry = 1;
+        retry <= options.retries && (result.foreignCpu ?? 0) > FOREIGN_CPU_WARNING && server.exitedWith === null;
+        retry++
+      ) {
+        log(
+          `${target.label}: ${scenario.label}: other processes took ${Math.round((result.foreignCpu ?? 0) * 100)}% of the CPU, measuring again (${retry}/${options.retries})`,
+        );
         await quiet(options, `${target.label}: ${scenario.label}`);
         const again = await measureLoad(load);
         if ((again.foreignCpu ?? 0) < (result.foreignCpu ?? 0)) result = again;
@@ -75,13 +105,16 @@ async function benchTarget(target, scenarios, options, probe = FIRST_PAGE) {
       if (server.exitedWith !== null) throw new Error(`exited (${server.exitedWith}) under load: ${logTail(server)}`);
       entry.scenarios[scenario.id] = result;
       entry.loadPeakRssKb = Math.max(entry.loadPeakRssKb ?? 0, result.peakRssKb ?? 0) || null;
-      log(`${target.label}: ${scenario.label}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms?.toFixed(2)} ms, ${result.errors} errors`);
+      log(
+        `${target.label}: ${scenario.label}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms?.toFixed(2)} ms, ${result.errors} errors`,
+      );
     }
     if (scenarios.length === 0) await sleep(500); // start-only: let start-up work settle before reading the peak
     entry.peakRssKb = memoryOf(server.pid)?.hwmKb ?? null;
   } catch (error) {
     entry.error = /** @type {Error} */ (error).message;
-    if (entry.coldStartMs === null && entry.startPeakRssKb) entry.error += ` (resident memory sampled before that: up to ${Math.round(entry.startPeakRssKb / 1024)} MB)`;
+    if (entry.coldStartMs === null && entry.startPeakRssKb)
+      entry.error += ` (resident memory sampled before that: up to ${Math.round(entry.startPeakRssKb / 1024)} MB)`;
     log(`${target.label}: FAILED: ${entry.error}`);
   } finally {
     await stopServer(server);
@@ -98,13 +131,15 @@ async function quiet(options, what) {
   if (options.quietWait <= 0 || budget <= 0) return;
   const { waitedMs, quiet } = await waitForQuiet(Math.min(options.quietWait, budget), FOREIGN_CPU_WARNING / 2, 500);
   quietWaited += waitedMs / 1000;
-  if (waitedMs > 1000) log(`${what}: ${quiet ? 'waited' : 'gave up waiting'} ${(waitedMs / 1000).toFixed(0)} s for other processes to leave the CPU`);
+  if (waitedMs > 1000)
+    log(`${what}: ${quiet ? 'waited' : 'gave up waiting'} ${(waitedMs / 1000).toFixed(0)} s for other processes to leave the CPU`);
 }
 let quietWaited = 0;
 
 /** The commit the measured build came from, and whether src/ had changes on top of it. */
 function sourceOf() {
-  const git = (/** @type {string[]} */ args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (/** @type {string[]} */ args) =>
+    execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     return { commit: git(['rev-parse', 'HEAD']), srcChanged: git(['status', '--porcelain', '--', 'src']) !== '' };
   } catch {
@@ -151,21 +186,35 @@ function notesOf(/** @type {TargetResult[]} */ entries, /** @type {{ pets: numbe
     `${BASELINES.map((b) => `÷${b === 'ceiling' ? 'ceil' : 'pf'}: the figure divided by ${b === 'ceiling' ? 'the ceiling' : "Prism's at its fastest"}'s`).join('; ')} (same scenario;`,
     'store-size rows against their list row, start-up rows against their start and RSS). Blank: nothing to divide.',
   ];
-  const busy = entries.flatMap((e) => Object.entries(e.scenarios).map(([id, r]) => ({ where: `${e.label} / ${id}`, share: r.foreignCpu ?? 0 })));
+  const busy = entries.flatMap((e) =>
+    Object.entries(e.scenarios).map(([id, r]) => ({ where: `${e.label} / ${id}`, share: r.foreignCpu ?? 0 })),
+  );
   const worst = busy.reduce((a, b) => (b.share > a.share ? b : a), { where: '', share: 0 });
-  const busyStarts = entries.filter((e) => (e.startForeignCpu ?? 0) > FOREIGN_CPU_WARNING).map((e) => `${e.label} ${Math.round((e.startForeignCpu ?? 0) * 100)}%`);
-  if (busyStarts.length > 0) notes.push(`WARNING: other processes used over ${FOREIGN_CPU_WARNING * 100}% of the machine's CPU during these starts: ${busyStarts.join(', ')}`);
+  const busyStarts = entries
+    .filter((e) => (e.startForeignCpu ?? 0) > FOREIGN_CPU_WARNING)
+    .map((e) => `${e.label} ${Math.round((e.startForeignCpu ?? 0) * 100)}%`);
+  if (busyStarts.length > 0)
+    notes.push(
+      `WARNING: other processes used over ${FOREIGN_CPU_WARNING * 100}% of the machine's CPU during these starts: ${busyStarts.join(', ')}`,
+    );
   if (worst.share > FOREIGN_CPU_WARNING) {
     const disturbed = busy.filter((b) => b.share > FOREIGN_CPU_WARNING).length;
-    notes.push(`WARNING: other processes used over ${FOREIGN_CPU_WARNING * 100}% of the machine's CPU during ${disturbed} of ${busy.length} load runs (worst ${(worst.share * 100).toFixed(0)}%, ${worst.where}): those figures are disturbed`);
+    notes.push(
+      `WARNING: other processes used over ${FOREIGN_CPU_WARNING * 100}% of the machine's CPU during ${disturbed} of ${busy.length} load runs (worst ${(worst.share * 100).toFixed(0)}%, ${worst.where}): those figures are disturbed`,
+    );
   }
   for (const entry of entries) {
     if (entry.error) notes.push(`FAILED ${entry.label}: ${entry.error}`);
     for (const [id, result] of Object.entries(entry.scenarios)) {
-      if (result.errors > 0) notes.push(`errors ${entry.label} / ${id}: statuses ${JSON.stringify(result.statuses)}, socket errors ${result.socketErrors}`);
+      if (result.errors > 0)
+        notes.push(`errors ${entry.label} / ${id}: statuses ${JSON.stringify(result.statuses)}, socket errors ${result.socketErrors}`);
     }
   }
-  for (const { pets, seedMs } of seeding) if (seedMs !== null) notes.push(`seeding ${pets.toLocaleString('en-US')} pets: about ${(seedMs / 1000).toFixed(1)} s (start with them minus start with the default 120)`);
+  for (const { pets, seedMs } of seeding)
+    if (seedMs !== null)
+      notes.push(
+        `seeding ${pets.toLocaleString('en-US')} pets: about ${(seedMs / 1000).toFixed(1)} s (start with them minus start with the default 120)`,
+      );
   return notes;
 }
 
@@ -173,8 +222,11 @@ async function main() {
   const options = readOptions();
   const startedAt = new Date();
   const load1AtStart = os.loadavg()[0];
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/cli/main.js is missing: run npm run build first (npm run bench does)');
-  log(`${options.quick ? 'quick run: ' : ''}${options.duration} s per scenario after ${options.warmup} s of warm-up, ${options.connections} connections`);
+  if (!existsSync(join(ROOT, 'dist/cli/main.js')))
+    throw new Error('dist/cli/main.js is missing: run npm run build first (npm run bench does)');
+  log(
+    `${options.quick ? 'quick run: ' : ''}${options.duration} s per scenario after ${options.warmup} s of warm-up, ${options.connections} connections`,
+  );
 
   const compare = [];
   for (const target of TARGETS.filter((t) => !options.targets || options.targets.includes(t.id))) {
@@ -195,7 +247,10 @@ async function main() {
   }
 
   const defaultStart = compare.find((e) => e.id === 'understudy')?.coldStartMs ?? null;
-  const seeding = storeSize.map((e) => ({ pets: e.pets, seedMs: e.coldStartMs === null || defaultStart === null ? null : Math.max(0, e.coldStartMs - defaultStart) }));
+  const seeding = storeSize.map((e) => ({
+    pets: e.pets,
+    seedMs: e.coldStartMs === null || defaultStart === null ? null : Math.max(0, e.coldStartMs - defaultStart),
+  }));
   const rows = addRatios([
     ...compare.flatMap((e) => rowsOf('compare', e, SCENARIOS)),
     ...storeSize.flatMap((e) => rowsOf('store size', e, storeSizeScenarios(e.pets))),
@@ -210,7 +265,15 @@ async function main() {
     {
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
-      machine: { load1AtStart, load1AtEnd: os.loadavg()[0], cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, memoryGb: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}`, node: process.version },
+      machine: {
+        load1AtStart,
+        load1AtEnd: os.loadavg()[0],
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? null,
+        memoryGb: Math.round(os.totalmem() / 2 ** 30),
+        platform: `${os.platform()} ${os.release()}`,
+        node: process.version,
+      },
       source: sourceOf(),
       versions: {
         understudy: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
@@ -229,7 +292,9 @@ async function main() {
     },
     finishedAt,
   );
-  log(`wrote ${file.slice(ROOT.length)} and bench/results/latest.json in ${Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000)} s`);
+  log(
+    `wrote ${file.slice(ROOT.length)} and bench/results/latest.json in ${Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000)} s`,
+  );
 }
 
 try {

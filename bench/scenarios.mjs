@@ -20,9 +20,24 @@ import { BENCH_KEY } from './targets.mjs';
 
 const LIST = /** @type {BenchRequest} */ ({ method: 'GET', path: '/pets?status=available&limit=20', expect: 200 });
 const GET = /** @type {BenchRequest} */ ({ method: 'GET', path: '/pets/1', expect: 200 });
-const CREATE = /** @type {BenchRequest} */ ({ method: 'POST', path: '/pets', body: JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available' }), expect: 201 });
-const INVALID = /** @type {BenchRequest} */ ({ method: 'POST', path: '/pets', body: JSON.stringify({ name: 5, status: 'lost' }), expect: 400 });
-const UNAUTHENTICATED = /** @type {BenchRequest} */ ({ method: 'GET', path: '/pets?status=available&limit=20', anonymous: true, expect: 401 });
+const CREATE = /** @type {BenchRequest} */ ({
+  method: 'POST',
+  path: '/pets',
+  body: JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available' }),
+  expect: 201,
+});
+const INVALID = /** @type {BenchRequest} */ ({
+  method: 'POST',
+  path: '/pets',
+  body: JSON.stringify({ name: 5, status: 'lost' }),
+  expect: 400,
+});
+const UNAUTHENTICATED = /** @type {BenchRequest} */ ({
+  method: 'GET',
+  path: '/pets?status=available&limit=20',
+  anonymous: true,
+  expect: 401,
+});
 
 /** @type {Scenario[]} The comparison scenarios, in table order. */
 export const SCENARIOS = [
@@ -43,7 +58,12 @@ export function storeSizeScenarios(count) {
   const after = Math.max(0, count - 50);
   return [
     { id: 'list', label: 'list ?status', baseline: 'list', requests: [LIST] },
-    { id: 'deep-page', label: `list &after=${after}`, baseline: 'list', requests: [{ ...LIST, path: `/pets?status=available&limit=20&after=${after}` }] },
+    {
+      id: 'deep-page',
+      label: `list &after=${after}`,
+      baseline: 'list',
+      requests: [{ ...LIST, path: `/pets?status=available&limit=20&after=${after}` }],
+    },
   ];
 }
 

@@ -16,9 +16,22 @@ const KEY = 'bench-unlimited';
 /** The store is reset this often, so the slope measures leaks, not the data the creates add. */
 const RESET_EVERY_MS = 10_000;
 
-const server = spawn(process.execPath, ['--max-semi-space-size=4', join(ROOT, 'dist/cli/main.js'), '--port', '0', '--config', join(ROOT, 'bench/sandbox-silent.yaml'), '--admin-token', ADMIN], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const server = spawn(
+  process.execPath,
+  [
+    '--max-semi-space-size=4',
+    join(ROOT, 'dist/cli/main.js'),
+    '--port',
+    '0',
+    '--config',
+    join(ROOT, 'bench/sandbox-silent.yaml'),
+    '--admin-token',
+    ADMIN,
+  ],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 process.once('exit', () => server.kill('SIGKILL'));
 const base = await new Promise((resolve, reject) => {
   let out = '';
@@ -106,7 +119,11 @@ const report = {
   concurrency: CONCURRENCY,
   requests: counts,
   requestsPerSecond: Math.round(counts.total / SECONDS),
-  rssMB: { first: samples[0] ? samples[0].rss / 2 ** 20 : null, last: final.rssBytes / 2 ** 20, max: Math.max(...samples.map((s) => s.rss)) / 2 ** 20 },
+  rssMB: {
+    first: samples[0] ? samples[0].rss / 2 ** 20 : null,
+    last: final.rssBytes / 2 ** 20,
+    max: Math.max(...samples.map((s) => s.rss)) / 2 ** 20,
+  },
   rssSlopeMBPerMinute: (slope * 60) / 2 ** 20,
   eventLoopDelayMs: final.eventLoopDelayMs,
 };

@@ -31,9 +31,13 @@ export const BENCH_KEY = 'bench-unlimited';
  */
 
 /** Understudy on the Pet Store, every feature on. @param {string} config @param {string[]} extra @returns {(port: number) => string[]} */
-const sandboxArgs = (config, extra = []) => (port) => ['--max-semi-space-size=4', SANDBOX_CLI, '--config', config, '--port', String(port), ...extra];
+const sandboxArgs =
+  (config, extra = []) =>
+  (port) => ['--max-semi-space-size=4', SANDBOX_CLI, '--config', config, '--port', String(port), ...extra];
 /** @param {string} document @param {string[]} extra @returns {(port: number) => string[]} */
-const prismArgs = (document, extra = []) => (port) => [PRISM_CLI, 'mock', ...extra, '-p', String(port), document];
+const prismArgs =
+  (document, extra = []) =>
+  (port) => [PRISM_CLI, 'mock', ...extra, '-p', String(port), document];
 
 /** @type {Target[]} The comparison targets, in table order. */
 export const TARGETS = [
@@ -101,8 +105,44 @@ export function storeSizeTarget(count, fixtures) {
  * @type {(Target & { document: string, probe: string })[]}
  */
 export const DOCUMENT_TARGETS = [
-  { id: 'understudy-doc-petstore', label: 'understudy, Pet Store doc', command: 'understudy --config bench/sandbox.yaml', document: 'petstore', probe: '/pets?limit=1', basePath: '/v1', constant: false, args: sandboxArgs(BENCH_CONFIG) },
-  { id: 'prism-doc-petstore', label: 'prism mock, Pet Store doc', command: 'prism mock openapi/petstore.yaml', document: 'petstore', probe: '/pets?limit=1', basePath: '', constant: false, args: prismArgs(PETSTORE) },
-  { id: 'understudy-doc-github', label: 'understudy, GitHub doc', command: `understudy --config bench/sandbox.yaml --spec ${GITHUB.slice(ROOT.length)}`, document: 'github', probe: '/', basePath: '', constant: false, args: sandboxArgs(BENCH_CONFIG, ['--spec', GITHUB]) },
-  { id: 'prism-doc-github', label: 'prism mock, GitHub doc', command: `prism mock ${GITHUB.slice(ROOT.length)}`, document: 'github', probe: '/', basePath: '', constant: false, args: prismArgs(GITHUB) },
+  {
+    id: 'understudy-doc-petstore',
+    label: 'understudy, Pet Store doc',
+    command: 'understudy --config bench/sandbox.yaml',
+    document: 'petstore',
+    probe: '/pets?limit=1',
+    basePath: '/v1',
+    constant: false,
+    args: sandboxArgs(BENCH_CONFIG),
+  },
+  {
+    id: 'prism-doc-petstore',
+    label: 'prism mock, Pet Store doc',
+    command: 'prism mock openapi/petstore.yaml',
+    document: 'petstore',
+    probe: '/pets?limit=1',
+    basePath: '',
+    constant: false,
+    args: prismArgs(PETSTORE),
+  },
+  {
+    id: 'understudy-doc-github',
+    label: 'understudy, GitHub doc',
+    command: `understudy --config bench/sandbox.yaml --spec ${GITHUB.slice(ROOT.length)}`,
+    document: 'github',
+    probe: '/',
+    basePath: '',
+    constant: false,
+    args: sandboxArgs(BENCH_CONFIG, ['--spec', GITHUB]),
+  },
+  {
+    id: 'prism-doc-github',
+    label: 'prism mock, GitHub doc',
+    command: `prism mock ${GITHUB.slice(ROOT.length)}`,
+    document: 'github',
+    probe: '/',
+    basePath: '',
+    constant: false,
+    args: prismArgs(GITHUB),
+  },
 ];

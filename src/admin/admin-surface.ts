@@ -46,7 +46,9 @@ export async function adminSurface(settings: AdminSettings, capabilities: AdminC
   const unbound = [...ids].filter((id) => !Object.hasOwn(handlers, id));
   const stray = Object.keys(handlers).filter((id) => !ids.has(id));
   if (unbound.length > 0 || stray.length > 0) {
-    throw new Error(`the admin document and its handlers disagree: no handler for ${unbound.join(', ') || '-'}; no operation for ${stray.join(', ') || '-'}`);
+    throw new Error(
+      `the admin document and its handlers disagree: no handler for ${unbound.join(', ') || '-'}; no operation for ${stray.join(', ') || '-'}`,
+    );
   }
   const clock = capabilities.clocks.of(DEFAULT_WORKSPACE);
   return {
@@ -58,7 +60,10 @@ export async function adminSurface(settings: AdminSettings, capabilities: AdminC
     identify(_generation, _operation, credentials) {
       const bearer = readBearer(credentials.headers.authorization);
       if (bearer.kind === 'token' && sameSecret(bearer.token, settings.token)) return { caller: ADMIN_CALLER, rejection: undefined };
-      const challenge = bearerChallenge('understudy-admin', bearer.kind === 'missing' ? undefined : { code: 'invalid_token', description: 'not the admin token' });
+      const challenge = bearerChallenge(
+        'understudy-admin',
+        bearer.kind === 'missing' ? undefined : { code: 'invalid_token', description: 'not the admin token' },
+      );
       const error = errorBody('admin_unauthorized', 'The admin API needs Authorization: Bearer <admin token>');
       return { caller: ADMIN_CALLER, rejection: { kind: 'rejected', error, challenge } };
     },

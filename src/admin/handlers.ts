@@ -52,7 +52,9 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
       const { plan } = input.body as { readonly plan: string };
       if (!c.plans.includes(plan)) {
         const plans = c.plans.join(', ');
-        const error = errorBody('validation_failed', `plan must be one of ${plans}`, [{ location: 'body.plan', message: `must be one of ${plans}` }]);
+        const error = errorBody('validation_failed', `plan must be one of ${plans}`, [
+          { location: 'body.plan', message: `must be one of ${plans}` },
+        ]);
         return Promise.resolve({ status: error.status, headers: {}, body: error });
       }
       const issued = c.keys.issue(plan);

@@ -25,22 +25,40 @@ function checkScheme(scheme: SecurityScheme, credentials: Credentials, keys: Key
   if (scheme.kind === 'bearer') {
     const read = readBearer(credentials.headers.authorization);
     if (read.kind === 'missing') {
-      return { kind: 'rejected', error: errorBody('missing_credentials', 'Missing API key: send Authorization: Bearer <API_KEY>'), challenge: bearerChallenge(REALM) };
+      return {
+        kind: 'rejected',
+        error: errorBody('missing_credentials', 'Missing API key: send Authorization: Bearer <API_KEY>'),
+        challenge: bearerChallenge(REALM),
+      };
     }
     if (read.kind === 'malformed') {
       const message = `Malformed credentials: ${read.reason}`;
-      return { kind: 'rejected', error: errorBody('malformed_credentials', message), challenge: bearerChallenge(REALM, { code: 'invalid_request', description: read.reason }) };
+      return {
+        kind: 'rejected',
+        error: errorBody('malformed_credentials', message),
+        challenge: bearerChallenge(REALM, { code: 'invalid_request', description: read.reason }),
+      };
     }
     const key = keys.find(read.token);
     if (key) return { kind: 'key', key };
-    return { kind: 'rejected', error: errorBody('invalid_api_key', 'The API key is not valid'), challenge: bearerChallenge(REALM, { code: 'invalid_token', description: 'The API key is not valid' }) };
+    return {
+      kind: 'rejected',
+      error: errorBody('invalid_api_key', 'The API key is not valid'),
+      challenge: bearerChallenge(REALM, { code: 'invalid_token', description: 'The API key is not valid' }),
+    };
   }
   const sent = scheme.in === 'header' ? credentials.headers[scheme.parameter] : credentials.query.get(scheme.parameter)?.[0];
   if (sent === undefined || sent === '') {
-    return { kind: 'rejected', error: errorBody('missing_credentials', `Missing API key: send it in the ${scheme.in} "${scheme.parameter}"`), challenge: undefined };
+    return {
+      kind: 'rejected',
+      error: errorBody('missing_credentials', `Missing API key: send it in the ${scheme.in} "${scheme.parameter}"`),
+      challenge: undefined,
+    };
   }
   const key = keys.find(sent);
-  return key ? { kind: 'key', key } : { kind: 'rejected', error: errorBody('invalid_api_key', 'The API key is not valid'), challenge: undefined };
+  return key
+    ? { kind: 'key', key }
+    : { kind: 'rejected', error: errorBody('invalid_api_key', 'The API key is not valid'), challenge: undefined };
 }
 
 /**

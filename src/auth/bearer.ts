@@ -13,14 +13,18 @@ export function readBearer(header: string | undefined): BearerRead {
   if (header === undefined || header.trim() === '') return { kind: 'missing' };
   const match = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?: +(.*))?$/.exec(header.trim());
   if (!match) return { kind: 'malformed', reason: 'the Authorization header is not "Bearer <API_KEY>"' };
-  if (match[1]?.toLowerCase() !== 'bearer') return { kind: 'malformed', reason: `the ${match[1] ?? ''} scheme is not accepted; use Bearer` };
+  if (match[1]?.toLowerCase() !== 'bearer')
+    return { kind: 'malformed', reason: `the ${match[1] ?? ''} scheme is not accepted; use Bearer` };
   const token = match[2]?.trim() ?? '';
   if (!TOKEN68.test(token)) return { kind: 'malformed', reason: 'the bearer token is empty or has characters a token may not have' };
   return { kind: 'token', token };
 }
 
 /** The `WWW-Authenticate` challenge for a 401 (RFC 6750 §3). No error code when nothing was sent. */
-export function bearerChallenge(realm: string, error?: { readonly code: 'invalid_request' | 'invalid_token'; readonly description: string }): string {
+export function bearerChallenge(
+  realm: string,
+  error?: { readonly code: 'invalid_request' | 'invalid_token'; readonly description: string },
+): string {
   const base = `Bearer realm="${realm}"`;
   return error ? `${base}, error="${error.code}", error_description="${error.description.replace(/["\\]/g, '')}"` : base;
 }

@@ -63,7 +63,16 @@ async function main(): Promise<number> {
   let config;
   try {
     config = await loadConfig(
-      { config: values.config, spec: values.spec, fixtures: values.fixtures, data: values.data, port: values.port, host: values.host, seed: values.seed, adminToken: values['admin-token'] },
+      {
+        config: values.config,
+        spec: values.spec,
+        fixtures: values.fixtures,
+        data: values.data,
+        port: values.port,
+        host: values.host,
+        seed: values.seed,
+        adminToken: values['admin-token'],
+      },
       process.env,
     );
     sandbox = await createSandbox(config);
@@ -86,7 +95,9 @@ async function main(): Promise<number> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  process.stdout.write(`understudy: serving ${sandbox.model.title} ${sandbox.model.version} at http://${host}:${port}${sandbox.basePath}\n`);
+  process.stdout.write(
+    `understudy: serving ${sandbox.model.title} ${sandbox.model.version} at http://${host}:${port}${sandbox.basePath}\n`,
+  );
   return new Promise((resolve) => {
     const stop = (signal: string) => {
       process.stdout.write(`understudy: ${signal}: draining requests in flight, then stopping\n`);

@@ -32,6 +32,9 @@ function merge(base: Tree, over: Tree): Tree {
   return out;
 }
 
+/** An empty environment variable counts as unset. */
+const nonEmpty = (value: string | undefined): string | undefined => (value === '' ? undefined : value);
+
 function integer(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   if (!/^-?\d+$/.test(value.trim())) throw new Error(`${name} must be a whole number, not "${value}"`);
@@ -51,7 +54,7 @@ async function readConfigFile(path: string): Promise<Tree> {
   try {
     raw = parseYaml(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new Error(`cannot read the config file ${path}: ${(error as Error).message}`);
+    throw new Error(`cannot read the config file ${path}: ${(error as Error).message}`, { cause: error });
   }
   if (raw === null || raw === undefined) return {};
   if (!isTree(raw)) throw new Error(`the config file ${path} must be a YAML mapping`);
@@ -72,12 +75,12 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
   const file = flags.config ?? env.SANDBOX_CONFIG;
   const fromFile = file ? await readConfigFile(resolve(file)) : {};
   const fromEnv: Tree = {
-    spec: env.SANDBOX_SPEC,
+    spec: env.SANDBOX_SPEC === undefined ? undefined : resolve(env.SANDBOX_SPEC),
     data: env.SANDBOX_DATA && resolve(env.SANDBOX_DATA),
     port: integer(env.PORT, 'PORT'),
-    host: env.HOST || undefined,
+    host: nonEmpty(env.HOST),
     seed: integer(env.SANDBOX_SEED, 'SANDBOX_SEED'),
-    adminToken: env.SANDBOX_ADMIN_TOKEN || undefined,
+    adminToken: nonEmpty(env.SANDBOX_ADMIN_TOKEN),
   };
   const fromFlags: Tree = {
     spec: flags.spec && resolve(flags.spec),
@@ -88,7 +91,6 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
     seed: integer(flags.seed, '--seed'),
     adminToken: flags.adminToken,
   };
-  if (fromEnv.spec !== undefined) fromEnv.spec = resolve(String(fromEnv.spec));
   // A document other than the default has no use for the Pet Store's fixtures.
   const specChanged = [fromFile.spec, fromEnv.spec, fromFlags.spec].some((s) => s !== undefined);
   const defaults: Tree = specChanged ? { ...DEFAULT_CONFIG, fixtures: null } : { ...DEFAULT_CONFIG };
@@ -111,9 +113,13 @@ export function checkConfig(tree: Tree): SandboxConfig {
   }
   const config = tree as unknown as SandboxConfig;
   for (const [index, { plan }] of config.keys.entries()) {
-    if (!Object.hasOwn(config.plans, plan)) throw new Error(`invalid configuration: keys.${index}.plan "${plan}" is not one of the plans (${Object.keys(config.plans).join(', ')})`);
+    if (!Object.hasOwn(config.plans, plan))
+      throw new Error(
+        `invalid configuration: keys.${index}.plan "${plan}" is not one of the plans (${Object.keys(config.plans).join(', ')})`,
+      );
   }
-  if (!Object.hasOwn(config.plans, config.anonymousPlan)) throw new Error(`invalid configuration: anonymousPlan "${config.anonymousPlan}" is not one of the plans`);
+  if (!Object.hasOwn(config.plans, config.anonymousPlan))
+    throw new Error(`invalid configuration: anonymousPlan "${config.anonymousPlan}" is not one of the plans`);
   const seen = new Set<string>();
   for (const [index, { key }] of config.keys.entries()) {
     if (seen.has(key)) throw new Error(`invalid configuration: keys.${index}.key is listed twice`);

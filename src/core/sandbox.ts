@@ -79,7 +79,12 @@ export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
     limiter,
     clocks,
     store,
-    settings: { cors: config.cors, bodyLimit: config.bodyLimit, anonymousPlan: config.anonymousPlan, checkResponses: config.validation.checkResponses },
+    settings: {
+      cors: config.cors,
+      bodyLimit: config.bodyLimit,
+      anonymousPlan: config.anonymousPlan,
+      checkResponses: config.validation.checkResponses,
+    },
   });
   const admin: Surface | undefined =
     config.adminToken === null
@@ -100,7 +105,11 @@ export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
     }
     if (admin) return runPipeline(admin, req);
     const body = errorBody('route_not_found', 'The admin API is disabled: start the sandbox with an admin token');
-    return { response: { status: 404, headers: answerHeaders({ own: {}, requestId: req.id, hasBody: true }), body }, operation: undefined, caller: undefined };
+    return {
+      response: { status: 404, headers: answerHeaders({ own: {}, requestId: req.id, hasBody: true }), body },
+      operation: undefined,
+      caller: undefined,
+    };
   };
 
   const handle = async (req: SandboxRequest): Promise<SandboxResponse> => {
@@ -111,7 +120,12 @@ export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
       exchange = { response, operationId: operation?.id, keyId: caller?.keyId };
     } catch (error) {
       const body = errorBody('internal_error', `The sandbox failed on this request (id ${req.id}); it has been logged`);
-      exchange = { response: { status: 500, headers: answerHeaders({ own: {}, requestId: req.id, hasBody: true }), body }, operationId: undefined, keyId: undefined, error };
+      exchange = {
+        response: { status: 500, headers: answerHeaders({ own: {}, requestId: req.id, hasBody: true }), body },
+        operationId: undefined,
+        keyId: undefined,
+        error,
+      };
     }
     const done: Exchange = { ...exchange, request: req, durationMs: performance.now() - started };
     for (const listener of listeners) listener(done);

@@ -47,7 +47,11 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
       else if (action === 'delete') found = await store.delete(workspace, resource, id);
       else found = await store.replace(workspace, resource, id, pick(input.body, binding.writable));
       if (found.kind === 'not-found') {
-        return { status: 404, headers: {}, body: errorBody('resource_not_found', `No ${resource} record has id ${String(input.path[binding.idParam ?? ''])}`) };
+        return {
+          status: 404,
+          headers: {},
+          body: errorBody('resource_not_found', `No ${resource} record has id ${String(input.path[binding.idParam ?? ''])}`),
+        };
       }
       return action === 'delete' && binding.successStatus === 204
         ? { status: 204, headers: {} }

@@ -28,7 +28,7 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
   };
   const limitParam = declared(pagination.limit, 'limit');
   const afterParam = declared(pagination.after, 'after');
-  const success = op.responses.find((r) => /^2/.test(r.status));
+  const success = op.responses.find((r) => r.status.startsWith('2'));
   const successStatus = success && /^\d{3}$/.test(success.status) ? Number(success.status) : op.binding.action === 'create' ? 201 : 200;
   const fields = recordFields(model, op);
   const itemOp = model.operations.find((o) => o.binding.resource === op.binding.resource && o.binding.action === 'read');
@@ -63,7 +63,7 @@ function propertiesOf(document: unknown, pointer: string | undefined, includeRea
 }
 
 function recordFields(model: ApiModel, op: OperationSpec): Set<string> {
-  const success = op.responses.find((r) => /^2/.test(r.status))?.content[0]?.schemaPointer;
+  const success = op.responses.find((r) => r.status.startsWith('2'))?.content[0]?.schemaPointer;
   if (success === undefined) return new Set();
   const { value, pointer } = follow(model.document, success);
   const itemPointer = isObject(value) && value.items !== undefined ? `${pointer}/items` : pointer;

@@ -55,13 +55,19 @@ export function buildGeneration(model: ApiModel, number: number, options: Genera
     try {
       return prepareOperation(model, op, compiler, basePath, options);
     } catch (error) {
-      throw new Error(`operation ${op.id} (${op.method} ${op.pathTemplate}): ${(error as Error).message}`);
+      throw new Error(`operation ${op.id} (${op.method} ${op.pathTemplate}): ${(error as Error).message}`, { cause: error });
     }
   });
   return Object.freeze({ number, model, basePath, router: new Router(prepared, basePath) });
 }
 
-function prepareOperation(model: ApiModel, op: OperationSpec, compiler: SchemaCompiler, basePath: string, options: GenerationOptions): PreparedOperation {
+function prepareOperation(
+  model: ApiModel,
+  op: OperationSpec,
+  compiler: SchemaCompiler,
+  basePath: string,
+  options: GenerationOptions,
+): PreparedOperation {
   let generated: SandboxResponse | undefined;
   return Object.freeze({
     operation: op,

@@ -11,9 +11,17 @@ import { createNodeHandler } from './node-handler.js';
  * 16 KiB (Node's default), answered 431 in the Error shape (414 when the request line alone is
  * past the target limit).
  */
-export const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxHeaderSize: 16 * 1024 } as const;
+export const SERVER_TIMEOUTS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxHeaderSize: 16 * 1024,
+} as const;
 
-const netClose = NetServer.prototype.close;
+/** Node's own listener close, without http.Server's closing of idle connections (see drain). */
+const netClose = (server: Server, callback: () => void): void => {
+  NetServer.prototype.close.call(server, callback);
+};
 const REASONS: Readonly<Record<number, string>> = { 400: 'Bad Request', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
 
 /** A bare HTTP/1.1 answer in the Error shape, for requests Node refuses before any handler runs. */
@@ -34,7 +42,8 @@ function classify(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): [Error
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     const lineEnd = error.rawPacket?.indexOf('\r\n') ?? -1;
     // RFC 9112 §3: a request line longer than the server accepts gets 414, not 431.
-    if (error.rawPacket && (lineEnd === -1 || lineEnd > MAX_TARGET_LENGTH)) return ['uri_too_long', `The request target exceeds ${MAX_TARGET_LENGTH} characters`];
+    if (error.rawPacket && (lineEnd === -1 || lineEnd > MAX_TARGET_LENGTH))
+      return ['uri_too_long', `The request target exceeds ${MAX_TARGET_LENGTH} characters`];
     return ['headers_too_large', 'The request headers exceed 16 KiB'];
   }
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['malformed_request', 'The request was not received in time'];
@@ -78,7 +87,7 @@ export function createSandboxServer(sandbox: Sandbox): Server {
     const previous = latest.get(socket);
     // A request still arriving owns the error (a broken chunk in its body): answer at once. One
     // fully received is being answered: the error is in the next request, so wait for that answer.
-    if (previous && previous.req.complete) void previous.answered.then(() => rawError(socket, code, message));
+    if (previous?.req.complete) void previous.answered.then(() => rawError(socket, code, message));
     else rawError(socket, code, message);
   });
   return server;
@@ -106,7 +115,7 @@ export function drain(server: Server, drainMs: number): Promise<void> {
     }, DRAIN_GRACE_MS);
     deadline.unref();
     grace.unref();
-    netClose.call(server, () => {
+    netClose(server, () => {
       clearTimeout(deadline);
       clearTimeout(grace);
       clearInterval(sweeper);

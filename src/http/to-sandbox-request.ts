@@ -10,7 +10,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> 
   const declared = req.headers['content-length'];
   try {
     const { default: getRawBody } = await (rawBody ??= import('raw-body'));
-    const bytes = await getRawBody(req, { limit, length: declared === undefined ? undefined : declared });
+    const bytes = await getRawBody(req, { limit, length: declared });
     return { kind: 'ok', bytes };
   } catch (error) {
     const type = (error as { type?: string }).type;
@@ -31,8 +31,12 @@ function malformation(req: IncomingMessage): SandboxRequest['malformed'] {
   // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request with no Host, several, or an invalid one.
   if (req.httpVersionMinor >= 1 && hosts === 0) return { code: 'malformed_request', message: 'The Host header is missing' };
   if (hosts > 1) return { code: 'malformed_request', message: 'The Host header is given more than once' };
-  if (hosts === 1 && !HOST.test(req.headers.host ?? '')) return { code: 'malformed_request', message: 'The Host header is not a valid host' };
-  const codings = req.headers['transfer-encoding']?.toLowerCase().split(',').map((c) => c.trim());
+  if (hosts === 1 && !HOST.test(req.headers.host ?? ''))
+    return { code: 'malformed_request', message: 'The Host header is not a valid host' };
+  const codings = req.headers['transfer-encoding']
+    ?.toLowerCase()
+    .split(',')
+    .map((c) => c.trim());
   if (codings !== undefined && codings.join() !== 'chunked') {
     // RFC 9112 §6.3: chunked not last in a request leaves its length unknown: 400. §6.1: a coding
     // the server does not understand before it: 501.

@@ -71,13 +71,18 @@ export class Limiter {
     // Refused: the client was not banned before this request, so a ban now is one it just earned.
     const banned = state.bannedUntil > now;
     const resumeAt = Math.max(resumeOf(state, limits), banned ? state.bannedUntil : 0);
-    const full = WINDOWS.flatMap((w, i) => ((state.windows[i]?.count ?? 0) >= (limits[i] ?? Infinity) ? [`${limits[i]} requests per ${w.name}`] : []));
+    const full = WINDOWS.flatMap((w, i) =>
+      (state.windows[i]?.count ?? 0) >= (limits[i] ?? Infinity) ? [`${limits[i]} requests per ${w.name}`] : [],
+    );
     const message = `Rate limit of ${full.join(' and ')} exceeded${banned ? `; banned for ${this.bans.durationSeconds} s` : ''}`;
     return {
       admitted: false,
       code: 'rate_limited',
       message,
-      headers: { ...this.headers(plan, state, now, banned ? state.bannedUntil : undefined), 'retry-after': String(secondsUntil(now, resumeAt)) },
+      headers: {
+        ...this.headers(plan, state, now, banned ? state.bannedUntil : undefined),
+        'retry-after': String(secondsUntil(now, resumeAt)),
+      },
     };
   }
 
@@ -90,7 +95,13 @@ export class Limiter {
       windows: WINDOWS.map((w, i) => {
         const count = state.windows[i]?.count ?? 0;
         const limit = limits[i] ?? 0;
-        return { window: w.name, limit, used: count, remaining: Math.max(0, limit - count), reset: ((state.windows[i]?.start ?? 0) + w.lengthMs) / 1000 };
+        return {
+          window: w.name,
+          limit,
+          used: count,
+          remaining: Math.max(0, limit - count),
+          reset: ((state.windows[i]?.start ?? 0) + w.lengthMs) / 1000,
+        };
       }),
       refusalsThisMinute: state.refusals.count,
       banThreshold: this.bans.threshold,

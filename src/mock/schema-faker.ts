@@ -15,10 +15,13 @@ export function fakeFromSchema(document: unknown, pointer: string, faker: Faker,
   if (Array.isArray(schema.examples) && schema.examples.length > 0 && depth > 0) return faker.helpers.arrayElement(schema.examples);
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return faker.helpers.arrayElement(schema.enum);
   if (Array.isArray(schema.allOf)) {
-    return schema.allOf.reduce<unknown>((merged, _, i) => {
-      const part = fakeFromSchema(document, `${at}/allOf/${i}`, faker, depth);
-      return isObject(merged) && isObject(part) ? { ...merged, ...part } : part;
-    }, typeOf(schema) === 'object' ? fakeObject(document, schema, at, faker, depth) : {});
+    return schema.allOf.reduce<unknown>(
+      (merged, _, i) => {
+        const part = fakeFromSchema(document, `${at}/allOf/${i}`, faker, depth);
+        return isObject(merged) && isObject(part) ? { ...merged, ...part } : part;
+      },
+      typeOf(schema) === 'object' ? fakeObject(document, schema, at, faker, depth) : {},
+    );
   }
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     if (Array.isArray(schema[keyword]) && schema[keyword].length > 0) return fakeFromSchema(document, `${at}/${keyword}/0`, faker, depth);
@@ -38,7 +41,8 @@ export function fakeFromSchema(document: unknown, pointer: string, faker: Faker,
       const min = num(schema.minimum, num(schema.exclusiveMinimum, -1) + 1);
       const max = num(schema.maximum, num(schema.exclusiveMaximum, 1001) - 1);
       const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined;
-      if (step !== undefined) return faker.number.int({ min: Math.ceil(min / step), max: Math.max(Math.ceil(min / step), Math.floor(max / step)) }) * step;
+      if (step !== undefined)
+        return faker.number.int({ min: Math.ceil(min / step), max: Math.max(Math.ceil(min / step), Math.floor(max / step)) }) * step;
       return faker.number.float({ min, max: Math.max(min, max), fractionDigits: 2 });
     }
     case 'boolean':
@@ -84,7 +88,10 @@ function fakeInteger(schema: JsonObject, faker: Faker): number {
 function fakeString(schema: JsonObject, faker: Faker): string {
   switch (schema.format) {
     case 'date-time':
-      return faker.date.recent({ days: 90 }).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      return faker.date
+        .recent({ days: 90 })
+        .toISOString()
+        .replace(/\.\d{3}Z$/, 'Z');
     case 'date':
       return faker.date.recent({ days: 90 }).toISOString().slice(0, 10);
     case 'email':

@@ -12,7 +12,7 @@ export const NO_BINDING: Binding = Object.freeze({ action: 'mock', resource: und
 export function explicitBinding(raw: unknown): Binding | undefined {
   if (!isObject(raw) || raw.action === undefined) return undefined;
   if (!STORE_ACTIONS.includes(raw.action as StoreAction)) {
-    throw new Error(`x-understudy.action "${String(raw.action)}" is not one of ${STORE_ACTIONS.join(', ')}`);
+    throw new Error(`x-understudy.action ${JSON.stringify(raw.action)} is not one of ${STORE_ACTIONS.join(', ')}`);
   }
   const action = raw.action as StoreAction;
   if (action !== 'mock' && typeof raw.resource !== 'string') throw new Error(`x-understudy.action "${action}" needs a "resource"`);
@@ -25,6 +25,9 @@ export function explicitBinding(raw: unknown): Binding | undefined {
     pagination: { limit: name(pagination.limit), after: name(pagination.after) },
   };
 }
+
+/** What a method on `collection/{id}` does to the record, by REST convention. */
+const ITEM_ACTIONS: Readonly<Partial<Record<string, StoreAction>>> = { GET: 'read', PUT: 'replace', DELETE: 'delete' };
 
 /**
  * Operations without an explicit `x-understudy` binding follow REST conventions: GET on a collection
@@ -51,7 +54,7 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const last = segments.at(-1);
     const parent = segments.at(-2);
     if (!last?.startsWith('{') || parent === undefined || !collections.has(parent)) return op;
-    const action = ({ GET: 'read', PUT: 'replace', DELETE: 'delete' } as const)[op.method as 'GET' | 'PUT' | 'DELETE'];
+    const action = ITEM_ACTIONS[op.method];
     return action ? { ...op, binding: { action, resource: parent, origin: 'convention' } } : op;
   });
 }

@@ -1,4 +1,4 @@
-import { escapePointerToken, follow, isObject, type JsonObject } from './json-pointer.js';
+import { escapePointerToken, follow, isArray, isObject, type JsonObject } from './json-pointer.js';
 import {
   HTTP_METHODS,
   type ApiModel,
@@ -14,7 +14,6 @@ import {
 import { explicitBinding, inferBindings, NO_BINDING } from './bindings.js';
 import { normalize30 } from './normalize-30.js';
 import { kindOf, schemaAt } from './value-kind.js';
-
 
 /**
  * Compiles an OpenAPI 3.0/3.1 document into the plain operation model. Anything the sandbox cannot
@@ -36,12 +35,14 @@ export function buildApiModel(source: unknown): ApiModel {
     for (const method of HTTP_METHODS) {
       if (!isObject(pathItem[method])) continue;
       const opPointer = `${itemPointer}/${method}`;
-      const op = pathItem[method] as JsonObject;
+      const op = pathItem[method];
       const id = typeof op.operationId === 'string' ? op.operationId : `${method.toUpperCase()} ${pathTemplate}`;
       try {
-        operations.push(readOperation(document, { id, method, pathTemplate, op, opPointer, itemPointer, pathItem, globalSecurity, securitySchemes }));
+        operations.push(
+          readOperation(document, { id, method, pathTemplate, op, opPointer, itemPointer, pathItem, globalSecurity, securitySchemes }),
+        );
       } catch (error) {
-        throw new Error(`operation ${id} (${method.toUpperCase()} ${pathTemplate}): ${(error as Error).message}`);
+        throw new Error(`operation ${id} (${method.toUpperCase()} ${pathTemplate}): ${(error as Error).message}`, { cause: error });
       }
     }
   }
@@ -80,7 +81,8 @@ function readOperation(document: unknown, src: OperationSource): OperationSpec {
   for (const p of parameters) {
     if (p.in === 'path' && !pathNames(src.pathTemplate).includes(p.name)) throw new Error(`path parameter ${p.name} is not in the path`);
   }
-  const security = src.op.security === undefined ? src.globalSecurity : compileSecurity(src.op.security, src.securitySchemes, 'the operation');
+  const security =
+    src.op.security === undefined ? src.globalSecurity : compileSecurity(src.op.security, src.securitySchemes, 'the operation');
   return {
     id: src.id,
     method: src.method.toUpperCase(),
@@ -111,7 +113,8 @@ function compileParameters(document: unknown, raw: unknown, pointer: string): Pa
     const schemaPointer = value.schema === undefined ? undefined : `${at}/schema`;
     const kind = kindOf(document, schemaPointer);
     const style = typeof value.style === 'string' ? value.style : location === 'query' || location === 'cookie' ? 'form' : 'simple';
-    if (!['form', 'simple'].includes(style)) throw new Error(`parameter ${value.name} uses style "${style}"; form and simple are supported`);
+    if (!['form', 'simple'].includes(style))
+      throw new Error(`parameter ${value.name} uses style "${style}"; form and simple are supported`);
     if (kind === 'object') throw new Error(`parameter ${value.name} is an object; object parameters are not supported`);
     const items = schemaAt(document, schemaPointer)?.items;
     return {
@@ -197,7 +200,10 @@ function compileSecurity(raw: unknown, schemes: ReadonlyMap<string, SecuritySche
   return raw.map((requirement) => {
     const names = isObject(requirement) ? Object.keys(requirement) : [];
     for (const name of names) {
-      if (!schemes.has(name)) throw new Error(`security scheme "${name}" is not declared, or is of a kind the sandbox does not support (http bearer, apiKey in header or query)`);
+      if (!schemes.has(name))
+        throw new Error(
+          `security scheme "${name}" is not declared, or is of a kind the sandbox does not support (http bearer, apiKey in header or query)`,
+        );
     }
     return names;
   });
@@ -207,8 +213,9 @@ function compileLifecycle(op: JsonObject): Lifecycle {
   const date = (field: string): Date | undefined => {
     const raw = op[field];
     if (raw === undefined) return undefined;
-    const parsed = new Date(String(raw));
-    if (Number.isNaN(parsed.getTime())) throw new Error(`${field} "${String(raw)}" is not a date`);
+    // YAML reads an unquoted date as a Date; a quoted one is a string.
+    const parsed = raw instanceof Date ? raw : new Date(typeof raw === 'string' ? raw : NaN);
+    if (Number.isNaN(parsed.getTime())) throw new Error(`${field} ${JSON.stringify(raw)} is not a date`);
     return parsed;
   };
   return {
@@ -221,7 +228,7 @@ function compileLifecycle(op: JsonObject): Lifecycle {
 
 /** The path of the first server's URL, with its variables at their defaults: `/v1`. */
 function basePathOf(document: JsonObject): string {
-  const server = Array.isArray(document.servers) ? document.servers[0] : undefined;
+  const server = isArray(document.servers) ? document.servers[0] : undefined;
   if (!isObject(server) || typeof server.url !== 'string') return '';
   const variables = isObject(server.variables) ? server.variables : {};
   const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => {

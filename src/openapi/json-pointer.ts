@@ -1,15 +1,15 @@
 /** Local JSON references (`#/components/...`, RFC 6901) inside one OpenAPI document. */
 
-export type JsonObject = { readonly [key: string]: unknown };
+export type JsonObject = Readonly<Record<string, unknown>>;
 
-export const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** `Array.isArray` without the `any[]` it would hand back for an unknown value. */
+export const isArray = (value: unknown): value is readonly unknown[] => Array.isArray(value);
 
-const unescape = (token: string): string =>
-  decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+export const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export const escapePointerToken = (token: string): string =>
-  token.replace(/~/g, '~0').replace(/\//g, '~1');
+const unescape = (token: string): string => decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+
+export const escapePointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The value at `pointer` (`#/a/b`), or undefined when the document has nothing there. */
 export function valueAt(document: unknown, pointer: string): unknown {

@@ -11,7 +11,7 @@ export async function loadDocument(path: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read the OpenAPI document ${path}: ${(error as Error).message}`);
+    throw new Error(`cannot read the OpenAPI document ${path}: ${(error as Error).message}`, { cause: error });
   }
   let parsed: unknown;
   try {
@@ -19,7 +19,7 @@ export async function loadDocument(path: string): Promise<unknown> {
     // sixth of the time of the \`yaml\` package on the Pet Store document.
     parsed = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new Error(`the OpenAPI document ${path} is not valid YAML or JSON: ${(error as Error).message}`);
+    throw new Error(`the OpenAPI document ${path} is not valid YAML or JSON: ${(error as Error).message}`, { cause: error });
   }
   if (!isObject(parsed) || typeof parsed.openapi !== 'string') {
     throw new Error(`${path} is not an OpenAPI 3 document: no "openapi" version field`);
@@ -34,6 +34,6 @@ export async function loadDocument(path: string): Promise<unknown> {
     const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
     return await $RefParser.bundle(path, parsed as never, {});
   } catch (error) {
-    throw new Error(`cannot resolve the references of ${path}: ${(error as Error).message}`);
+    throw new Error(`cannot resolve the references of ${path}: ${(error as Error).message}`, { cause: error });
   }
 }

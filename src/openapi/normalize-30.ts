@@ -1,4 +1,4 @@
-import { isObject } from './json-pointer.js';
+import { isArray, isObject } from './json-pointer.js';
 
 /**
  * Rewrites OpenAPI 3.0's JSON Schema dialect into plain JSON Schema (draft-07) once at load, so
@@ -13,22 +13,26 @@ export function normalize30(node: unknown): unknown {
   if (!isObject(node)) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) out[key] = normalize30(value);
+  const dropped = new Set<string>();
   if (typeof out.nullable === 'boolean') {
     if (out.nullable && out.type !== undefined) {
-      const types = Array.isArray(out.type) ? out.type : [out.type];
+      const types = isArray(out.type) ? out.type : [out.type];
       out.type = types.includes('null') ? types : [...types, 'null'];
-      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+      if (isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
     }
-    delete out.nullable;
+    dropped.add('nullable');
   }
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof out[exclusive] !== 'boolean') continue;
-    if (out[exclusive] === true && typeof out[bound] === 'number') {
+    if (out[exclusive] && typeof out[bound] === 'number') {
       out[exclusive] = out[bound];
-      delete out[bound];
+      dropped.add(bound);
     } else {
-      delete out[exclusive];
+      dropped.add(exclusive);
     }
   }
-  return out;
+  return dropped.size === 0 ? out : Object.fromEntries(Object.entries(out).filter(([key]) => !dropped.has(key)));
 }

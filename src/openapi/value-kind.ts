@@ -1,4 +1,4 @@
-import { follow, isObject, type JsonObject } from './json-pointer.js';
+import { follow, isArray, isObject, type JsonObject } from './json-pointer.js';
 import type { ValueKind } from '../vocabulary/operation.js';
 
 const KINDS: readonly ValueKind[] = ['integer', 'number', 'boolean', 'string', 'array', 'object'];
@@ -17,10 +17,10 @@ export function schemaAt(document: unknown, pointer: string | undefined): JsonOb
 export function kindOf(document: unknown, pointer: string | undefined): ValueKind {
   const schema = schemaAt(document, pointer);
   if (!schema) return 'any';
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const types = isArray(schema.type) ? schema.type : [schema.type];
   const declared = types.find((t): t is ValueKind => KINDS.includes(t as ValueKind));
   if (declared) return declared;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+  if (isArray(schema.enum) && schema.enum.length > 0) {
     const sample = schema.enum[0];
     if (typeof sample === 'string') return 'string';
     if (typeof sample === 'boolean') return 'boolean';

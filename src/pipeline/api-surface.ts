@@ -41,7 +41,13 @@ export function apiSurface(capabilities: ApiCapabilities): Surface {
       const schemes = generation.model.securitySchemes;
       // Against the operation's requirements, or any scheme when no route matched. A public
       // operation still counts a valid key it is sent against that key, not the address.
-      const anyKey = (): AuthOutcome => authenticate([...schemes.keys()].map((name) => [name]), schemes, credentials, keys);
+      const anyKey = (): AuthOutcome =>
+        authenticate(
+          [...schemes.keys()].map((name) => [name]),
+          schemes,
+          credentials,
+          keys,
+        );
       const auth = operation ? authenticate(operation.security, schemes, credentials, keys) : anyKey();
       const counted = auth.kind === 'anonymous' ? anyKey() : auth;
       const caller: Caller =

@@ -109,7 +109,8 @@ async function runSteps(surface: Surface, req: SandboxRequest): Promise<StepsRes
 
   // 5. Body, read only now and only for operations that take one.
   const body = validator.takesBody ? await req.readBody(surface.bodyLimit) : undefined;
-  if (body?.kind === 'too-large') return settle(fail(errorBody('payload_too_large', `The request body exceeds ${body.limit} bytes`), { connection: 'close' }));
+  if (body?.kind === 'too-large')
+    return settle(fail(errorBody('payload_too_large', `The request body exceeds ${body.limit} bytes`), { connection: 'close' }));
 
   // 6. Validate.
   const validated = validator.validate({ pathParams: route.pathParams, query: queryValues, headers: req.headers }, body);

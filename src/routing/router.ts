@@ -25,7 +25,10 @@ const newNode = <T>(): Node<T> => ({ literals: new Map(), param: undefined, oper
 export class Router<T extends Routable> {
   private readonly root = newNode<T>();
 
-  constructor(operations: readonly T[], private readonly basePath: string) {
+  constructor(
+    operations: readonly T[],
+    private readonly basePath: string,
+  ) {
     for (const op of operations) this.add(op);
   }
 
@@ -72,7 +75,12 @@ export class Router<T extends Routable> {
     return match.kind === 'method-not-allowed' ? match.allow : [];
   }
 
-  private walk(node: Node<T>, segments: readonly string[], index: number, params: Record<string, string>): Node<T> | undefined | 'bad-encoding' {
+  private walk(
+    node: Node<T>,
+    segments: readonly string[],
+    index: number,
+    params: Record<string, string>,
+  ): Node<T> | undefined | 'bad-encoding' {
     const segment = segments[index];
     if (segment === undefined) return node;
     const literal = node.literals.get(segment);

@@ -23,7 +23,11 @@ export interface FixtureDefinitions {
   readonly collections: ReadonlyMap<string, CollectionFixture>;
 }
 
-export const NO_FIXTURES: FixtureDefinitions = { referenceDate: new Date('2026-01-01T00:00:00Z'), defaultCount: 10, collections: new Map() };
+export const NO_FIXTURES: FixtureDefinitions = {
+  referenceDate: new Date('2026-01-01T00:00:00Z'),
+  defaultCount: 10,
+  collections: new Map(),
+};
 
 /** Reads and checks a fixtures file; a mistake stops the start with the field it is in. */
 export async function loadFixtures(path: string): Promise<FixtureDefinitions> {
@@ -31,10 +35,12 @@ export async function loadFixtures(path: string): Promise<FixtureDefinitions> {
   try {
     raw = parseYaml(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new Error(`cannot read the fixtures file ${path}: ${(error as Error).message}`);
+    throw new Error(`cannot read the fixtures file ${path}: ${(error as Error).message}`, { cause: error });
   }
   if (!isObject(raw)) throw new Error(`the fixtures file ${path} is not a mapping`);
-  const referenceDate = new Date(String(raw.referenceDate ?? NO_FIXTURES.referenceDate.toISOString()));
+  const given = raw.referenceDate ?? NO_FIXTURES.referenceDate;
+  // YAML reads an unquoted timestamp as a Date; a quoted one is a string.
+  const referenceDate = given instanceof Date ? given : new Date(typeof given === 'string' ? given : NaN);
   if (Number.isNaN(referenceDate.getTime())) throw new Error(`${path}: referenceDate is not a date`);
   const defaults = isObject(raw.defaults) ? raw.defaults : {};
   const defaultCount = countOf(defaults.count ?? NO_FIXTURES.defaultCount, `${path}: defaults.count`);
@@ -58,7 +64,8 @@ function countOf(value: unknown, where: string): number {
 
 function checkGenerator(raw: unknown, where: string): FieldGenerator {
   if (isObject(raw) && typeof raw.faker === 'string') {
-    if (typeof fakerMethod(englishFaker, raw.faker) !== 'function') throw new Error(`${where}: faker.${raw.faker} is not a faker generator`);
+    if (typeof fakerMethod(englishFaker, raw.faker) !== 'function')
+      throw new Error(`${where}: faker.${raw.faker} is not a faker generator`);
     if (raw.args !== undefined && !Array.isArray(raw.args)) throw new Error(`${where}.args must be a list`);
     return { faker: raw.faker, args: raw.args as unknown[] | undefined };
   }

@@ -38,7 +38,12 @@ export class MemoryRecordStore implements RecordStore {
    * Opens the store: from the data file when it exists, else freshly seeded. A data file that
    * does not parse, or does not hold a store, stops the start and is left untouched.
    */
-  static async open(model: ApiModel, fixtures: FixtureDefinitions, seed: number, dataFile: string | null = null): Promise<MemoryRecordStore> {
+  static async open(
+    model: ApiModel,
+    fixtures: FixtureDefinitions,
+    seed: number,
+    dataFile: string | null = null,
+  ): Promise<MemoryRecordStore> {
     // The file adapter is loaded only when there is a file to persist to.
     const adapter = dataFile
       ? new (await import('lowdb/node')).DataFile<StoreData>(dataFile, { parse: JSON.parse, stringify: JSON.stringify })
@@ -52,7 +57,7 @@ export class MemoryRecordStore implements RecordStore {
     try {
       saved = await adapter.read();
     } catch (error) {
-      throw new Error(`the data file ${dataFile} cannot be read (${(error as Error).message}); it was left untouched`);
+      throw new Error(`the data file ${dataFile} cannot be read (${(error as Error).message}); it was left untouched`, { cause: error });
     }
     if (saved === null) {
       await store.reset();

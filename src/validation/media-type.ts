@@ -2,8 +2,7 @@ import contentType from 'content-type';
 import type { MediaSpec } from '../vocabulary/operation.js';
 
 export type MediaMatch =
-  | { readonly ok: true; readonly media: MediaSpec; readonly json: boolean }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly media: MediaSpec; readonly json: boolean } | { readonly ok: false; readonly message: string };
 
 const isJson = (type: string): boolean => type === 'application/json' || /^[a-z0-9.+-]+\/[a-z0-9.+-]*\+json$/.test(type);
 

@@ -120,7 +120,11 @@ export class RequestValidator {
   }
 
   /** The body's JSON value, or the error that ends validation at once (415, malformed JSON, ...). */
-  private checkBody(header: string | undefined, body: BodyRead | undefined, violations: Violation[]): { value: unknown } | { error: ErrorBody } {
+  private checkBody(
+    header: string | undefined,
+    body: BodyRead | undefined,
+    violations: Violation[],
+  ): { value: unknown } | { error: ErrorBody } {
     const requestBody = this.operation.requestBody;
     if (!requestBody) return { value: undefined };
     if (body?.kind === 'invalid') return { error: errorBody('malformed_request', `The request body could not be read: ${body.reason}`) };

@@ -23,7 +23,10 @@ export class ResponseCheck {
     const spec = this.specFor(response.status);
     // An error status the document does not declare (a 413 the author never thought of) breaks no
     // promise: it is the sandbox's own, in its Error shape. An undeclared success status does.
-    if (!spec) return response.status >= 400 ? [] : [{ location: 'status', message: `${response.status} is not a response ${this.operation.id} declares` }];
+    if (!spec)
+      return response.status >= 400
+        ? []
+        : [{ location: 'status', message: `${response.status} is not a response ${this.operation.id} declares` }];
     const violations: Violation[] = [];
     for (const header of spec.headers) {
       const value = response.headers[header.name];
@@ -32,7 +35,19 @@ export class ResponseCheck {
         continue;
       }
       if (!header.schemaPointer) continue;
-      const parsed = parseParameter({ name: header.name, in: 'header', required: false, schemaPointer: header.schemaPointer, kind: header.kind, itemKind: 'any', style: 'simple', explode: false }, [value]);
+      const parsed = parseParameter(
+        {
+          name: header.name,
+          in: 'header',
+          required: false,
+          schemaPointer: header.schemaPointer,
+          kind: header.kind,
+          itemKind: 'any',
+          style: 'simple',
+          explode: false,
+        },
+        [value],
+      );
       if (!parsed.ok) violations.push({ location: `header.${header.name}`, message: parsed.message });
       else {
         const validate = this.validator(header.schemaPointer);

@@ -17,7 +17,19 @@ describe('the understudy CLI', () => {
   it('prints its options with --help', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const option of ['--spec', '--config', '--port', '--host', '--seed', '--admin-token', 'PORT', 'HOST', 'SANDBOX_SEED', 'SANDBOX_ADMIN_TOKEN', 'SANDBOX_CONFIG']) {
+    for (const option of [
+      '--spec',
+      '--config',
+      '--port',
+      '--host',
+      '--seed',
+      '--admin-token',
+      'PORT',
+      'HOST',
+      'SANDBOX_SEED',
+      'SANDBOX_ADMIN_TOKEN',
+      'SANDBOX_CONFIG',
+    ]) {
       expect(stdout).toContain(option);
     }
   });
@@ -36,7 +48,10 @@ describe('the understudy CLI', () => {
   });
 
   it('stops with a message naming a document that does not load', async () => {
-    const spec = await tempFile('broken.yaml', 'openapi: 3.1.0\ninfo: { title: t, version: 1.0.0 }\npaths:\n  /x/{id}:\n    get:\n      responses: { "200": { description: ok } }\n');
+    const spec = await tempFile(
+      'broken.yaml',
+      'openapi: 3.1.0\ninfo: { title: t, version: 1.0.0 }\npaths:\n  /x/{id}:\n    get:\n      responses: { "200": { description: ok } }\n',
+    );
     const { code, stderr } = await runCli(['--spec', spec]);
     expect(code).toBe(1);
     expect(stderr).toContain('GET /x/{id}');
@@ -54,7 +69,10 @@ describe('the understudy CLI', () => {
     expect(await res.json()).toHaveLength(2);
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
-    const lines = running.output().split('\n').filter((l) => l.includes('"msg":"request"'));
+    const lines = running
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"request"'));
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toMatchObject({ method: 'GET', path: '/v1/pets', status: 200, key: expect.stringMatching(/^key_/) });
     expect(running.output()).not.toContain('demo-free');
@@ -67,7 +85,13 @@ describe('the understudy CLI', () => {
     const length = String(Buffer.byteLength(head + tail));
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(
-        { host: '127.0.0.1', port, method: 'POST', path: '/v1/pets', headers: { Authorization: 'Bearer demo-pro', 'Content-Type': 'application/json', 'Content-Length': length } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v1/pets',
+          headers: { Authorization: 'Bearer demo-pro', 'Content-Type': 'application/json', 'Content-Length': length },
+        },
         (res) => {
           let body = '';
           res.on('data', (c: Buffer) => (body += c.toString()));

@@ -74,7 +74,11 @@ describe('crashes with a data file', () => {
     }
     // Anything written but not acknowledged is whole: a complete record, never a fragment.
     for (const pet of saved.pets.filter((p) => p.id > 120)) {
-      expect(pet).toEqual({ id: expect.any(Number), name: expect.stringMatching(/^round-\d+-pet-\d+-\d+$/), categoryId: expect.any(Number) });
+      expect(pet).toEqual({
+        id: expect.any(Number),
+        name: expect.stringMatching(/^round-\d+-pet-\d+-\d+$/),
+        categoryId: expect.any(Number),
+      });
     }
     expect(acknowledged.length).toBeGreaterThanOrEqual(killAfter);
   });

@@ -24,7 +24,7 @@ describe('the store persisted to a data file', () => {
     const second = await testSandbox({ data });
     const fetched = await request(createNodeHandler(second)).get(`/v1/pets/${created.body.id}`).set(auth());
     expect(fetched.body).toEqual(created.body);
-    expect((await second.store.digest())).toBe((await first.store.digest()));
+    expect(await second.store.digest()).toBe(await first.store.digest());
   });
 
   it('writes what reset restores', async () => {
@@ -54,14 +54,14 @@ describe('the store persisted to a data file', () => {
     const dir = await tempDir();
     const data = join(dir, 'store.json');
     const sandbox = await testSandbox({ data });
-    const before = (await sandbox.store.digest());
+    const before = await sandbox.store.digest();
     // The adapter writes to a temporary file beside the data file; a directory in its place makes
     // every write fail.
     await mkdir(join(dir, '.store.json.tmp'));
     const res = await request(createNodeHandler(sandbox)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 2 });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ code: 'internal_error', message: expect.any(String), status: 500 });
-    expect((await sandbox.store.digest())).toBe(before);
+    expect(await sandbox.store.digest()).toBe(before);
     const list = await request(createNodeHandler(sandbox)).get('/v1/pets?after=120').set(auth());
     expect(list.body).toEqual([]);
   });

@@ -45,7 +45,8 @@ export type ParamMistakeKind =
   | 'param-duplicate'
   | 'param-item-count';
 
-export type MediaMistakeKind = 'body-missing' | 'media-unsupported-type' | 'media-missing-type' | 'media-non-utf8-charset' | 'body-malformed-json' | 'body-invalid-utf8';
+export type MediaMistakeKind =
+  'body-missing' | 'media-unsupported-type' | 'media-missing-type' | 'media-non-utf8-charset' | 'body-malformed-json' | 'body-invalid-utf8';
 
 export type AuthMistakeKind = 'auth-missing' | 'auth-unknown-key' | 'auth-malformed';
 
@@ -89,7 +90,9 @@ export interface FuzzRequest {
 }
 
 export function describeRequest(r: FuzzRequest): string {
-  const headers = Object.entries(r.headers).map(([k, v]) => ` -H '${k}: ${v}'`).join('');
+  const headers = Object.entries(r.headers)
+    .map(([k, v]) => ` -H '${k}: ${v}'`)
+    .join('');
   const type = r.body?.contentType === undefined ? '' : ` -H 'Content-Type: ${r.body.contentType}'`;
   const body = r.body === undefined ? '' : ` --data '${r.body.invalidUtf8 ? '<byte FF>' : ''}${r.body.text}'`;
   const expected =
@@ -174,7 +177,8 @@ export interface OperationRecipe {
   readonly nearValid: fc.Arbitrary<FuzzRequest> | undefined;
 }
 
-export type Prepared = { readonly ok: true; readonly recipe: OperationRecipe } | { readonly ok: false; readonly op: OperationSpec; readonly reason: string };
+export type Prepared =
+  { readonly ok: true; readonly recipe: OperationRecipe } | { readonly ok: false; readonly op: OperationSpec; readonly reason: string };
 
 export interface RecipeOptions {
   /** For reports. */
@@ -192,12 +196,14 @@ const SCALAR_KINDS: readonly ValueKind[] = ['integer', 'number', 'boolean', 'str
 /** The schema narrowed to what the parameter's text is parsed into (a text can never be null). */
 function asKind(schema: Schema, kind: ValueKind, where: string): Schema {
   if (kind === 'any' || kind === 'string') {
-    if (schema.types && !schema.types.has('string')) throw new Unsupported(`${where}: text is passed as a string the schema does not allow`);
+    if (schema.types && !schema.types.has('string'))
+      throw new Unsupported(`${where}: text is passed as a string the schema does not allow`);
     return { ...schema, types: new Set<JsonType>(['string']) };
   }
   if (kind === 'array' || kind === 'object') throw new Unsupported(`${where}: ${kind} where a scalar was expected`);
   const types = new Set<JsonType>(kind === 'number' ? ['number'] : [kind]);
-  if (schema.types && ![...types].some((t) => schema.types?.has(t))) throw new Unsupported(`${where}: kind ${kind} not in the schema's types`);
+  if (schema.types && ![...types].some((t) => schema.types?.has(t)))
+    throw new Unsupported(`${where}: kind ${kind} not in the schema's types`);
   return { ...schema, types };
 }
 
@@ -232,7 +238,8 @@ function parameterRecipe(model: ApiModel, spec: ParameterSpec): ParamRecipe {
     spec.kind === 'number'
       ? fc.tuple(values, fc.constantFrom('plain', 'plain', 'exponent', 'fraction')).map(([v, how]) => {
           const n = v as number;
-          const text = how === 'exponent' ? n.toExponential() : how === 'fraction' && Number.isInteger(n) && Math.abs(n) < 1e21 ? `${n}.0` : String(n);
+          const text =
+            how === 'exponent' ? n.toExponential() : how === 'fraction' && Number.isInteger(n) && Math.abs(n) < 1e21 ? `${n}.0` : String(n);
           return { texts: [text] };
         })
       : values.map((v) => ({ texts: [textOf(v)] }));
@@ -289,7 +296,12 @@ function paramMistakes(p: ParamRecipe, value: ParamValue | undefined): Mistake[]
   const out: Mistake[] = [];
   const { spec, key, location } = p;
   const invalid = (kind: ParamMistakeKind, next: ParamValue | undefined, what: string, message?: string, at = location) =>
-    out.push({ kind, what, expect: { kind: 'validation_failed', location: at, ...(message ? { message } : {}) }, apply: (d) => withParam(d, key, next) });
+    out.push({
+      kind,
+      what,
+      expect: { kind: 'validation_failed', location: at, ...(message ? { message } : {}) },
+      apply: (d) => withParam(d, key, next),
+    });
   const carrier = spec.in === 'cookie' ? 'header' : spec.in;
   if (spec.in === 'cookie') return out; // the sandbox does not read cookies
   if (value === undefined) {
@@ -305,23 +317,34 @@ function paramMistakes(p: ParamRecipe, value: ParamValue | undefined): Mistake[]
     const bad = BAD_TEXT[spec.kind];
     if (bad) for (const t of bad) invalid('param-wrong-type', { texts: [t] }, `${location}=${JSON.stringify(t)}`);
     if (spec.kind === 'integer') {
-      for (const t of nonCanonical(Number(text), carrier)) invalid('param-non-canonical-integer', { texts: [t] }, `${location}=${JSON.stringify(t)} for ${text}`);
+      for (const t of nonCanonical(Number(text), carrier))
+        invalid('param-non-canonical-integer', { texts: [t] }, `${location}=${JSON.stringify(t)} for ${text}`);
       invalid('param-out-of-range', { texts: ['9007199254740992'] }, `${location}=2^53, past the safe integers`);
     }
     if (spec.kind === 'integer' || spec.kind === 'number') {
-      for (const { value: n, what } of outOfRange(s, spec.kind === 'integer')) invalid('param-out-of-range', { texts: [String(n)] }, `${location}=${n} (${what})`);
+      for (const { value: n, what } of outOfRange(s, spec.kind === 'integer'))
+        invalid('param-out-of-range', { texts: [String(n)] }, `${location}=${n} (${what})`);
     }
     if (s.enumValues) {
-      const outside = s.enumValues.flatMap((v) => (typeof v === 'string' ? [`${v}_x`, v.toUpperCase(), `${v}s`] : typeof v === 'number' ? [String(v + 1)] : []));
+      const outside = s.enumValues.flatMap((v) =>
+        typeof v === 'string' ? [`${v}_x`, v.toUpperCase(), `${v}s`] : typeof v === 'number' ? [String(v + 1)] : [],
+      );
       const t = outside.find((c) => !s.enumValues?.some((v) => textOf(v) === c));
       if (t !== undefined) invalid('param-not-in-enum', { texts: [t] }, `${location}=${JSON.stringify(t)}, not in the enum`);
     } else if (spec.kind === 'string' || spec.kind === 'any') {
       const chars = [...text];
       const shorter = chars.slice(0, Math.max(0, s.minLength - 1)).join('');
-      if (s.minLength > 0 && usable(shorter)) invalid('param-string-length', { texts: [shorter] }, `${location} shorter than minLength ${s.minLength}`);
-      if (s.maxLength !== undefined) invalid('param-string-length', { texts: [text + 'x'.repeat(s.maxLength + 1 - chars.length)] }, `${location} longer than maxLength ${s.maxLength}`);
+      if (s.minLength > 0 && usable(shorter))
+        invalid('param-string-length', { texts: [shorter] }, `${location} shorter than minLength ${s.minLength}`);
+      if (s.maxLength !== undefined)
+        invalid(
+          'param-string-length',
+          { texts: [text + 'x'.repeat(s.maxLength + 1 - chars.length)] },
+          `${location} longer than maxLength ${s.maxLength}`,
+        );
       const badFormat = s.format ? BAD_FORMAT_TEXT[s.format] : undefined;
-      if (badFormat !== undefined) invalid('param-bad-format', { texts: [badFormat] }, `${location}=${JSON.stringify(badFormat)}, not a ${s.format}`);
+      if (badFormat !== undefined)
+        invalid('param-bad-format', { texts: [badFormat] }, `${location}=${JSON.stringify(badFormat)}, not a ${s.format}`);
     }
     return out;
   }
@@ -342,13 +365,20 @@ function paramMistakes(p: ParamRecipe, value: ParamValue | undefined): Mistake[]
   }
   if (items?.enumValues && typeof items.enumValues[0] === 'string') {
     const t = `${String(items.enumValues[0])}_x`;
-    invalid('param-not-in-enum', { texts: [t, ...value.texts.slice(1)] }, `${location}[0]=${JSON.stringify(t)}, not in the enum`, undefined, `${location}[0]`);
+    invalid(
+      'param-not-in-enum',
+      { texts: [t, ...value.texts.slice(1)] },
+      `${location}[0]=${JSON.stringify(t)}, not in the enum`,
+      undefined,
+      `${location}[0]`,
+    );
   }
   if (p.schema.maxItems !== undefined && !p.schema.uniqueItems) {
     const more = [...value.texts, ...Array.from({ length: p.schema.maxItems + 1 - value.texts.length }, () => value.texts[0] as string)];
     invalid('param-item-count', { texts: more }, `${location} with ${more.length} items, over maxItems ${p.schema.maxItems}`);
   }
-  if (p.schema.minItems > 1) invalid('param-item-count', { texts: value.texts.slice(0, p.schema.minItems - 1) }, `${location} under minItems ${p.schema.minItems}`);
+  if (p.schema.minItems > 1)
+    invalid('param-item-count', { texts: value.texts.slice(0, p.schema.minItems - 1) }, `${location} under minItems ${p.schema.minItems}`);
   return out;
 }
 
@@ -370,8 +400,15 @@ function bodyRecipe(model: ApiModel, op: OperationSpec): BodyRecipe | undefined 
   }
   const schema = schemaFor(model.document, model.dialect, media.schemaPointer);
   const types = requestBody.content.map((m) => m.mediaType);
+  // prettier-ignore
   const refusedTypes = ['text/plain', 'application/xml', 'application/octet-stream', 'image/png'].filter((t) => !selects(types, t));
-  return { required: requestBody.required, mediaType: media.mediaType, schema, value: valueArb(schema, { carrier: 'body', request: true }), refusedTypes };
+  return {
+    required: requestBody.required,
+    mediaType: media.mediaType,
+    schema,
+    value: valueArb(schema, { carrier: 'body', request: true }),
+    refusedTypes,
+  };
 }
 
 function bodyLevelMistakes(body: BodyRecipe, draft: Draft): Mistake[] {
@@ -382,11 +419,16 @@ function bodyLevelMistakes(body: BodyRecipe, draft: Draft): Mistake[] {
     out.push({ kind, what, expect: { kind: 'error', status, code }, apply: (d) => ({ ...d, body: next }) });
   if (body.required) error('body-missing', 400, 'body_required', 'no body', undefined);
   const refused = body.refusedTypes[0];
-  if (refused) error('media-unsupported-type', 415, 'unsupported_media_type', `Content-Type ${refused}`, { ...current, contentType: refused });
+  if (refused)
+    error('media-unsupported-type', 415, 'unsupported_media_type', `Content-Type ${refused}`, { ...current, contentType: refused });
   error('media-missing-type', 415, 'unsupported_media_type', 'no Content-Type', { ...current, contentType: undefined });
-  error('media-non-utf8-charset', 415, 'unsupported_media_type', 'JSON in iso-8859-1', { ...current, contentType: `${body.mediaType}; charset=iso-8859-1` });
+  error('media-non-utf8-charset', 415, 'unsupported_media_type', 'JSON in iso-8859-1', {
+    ...current,
+    contentType: `${body.mediaType}; charset=iso-8859-1`,
+  });
   const text = JSON.stringify(current.value);
-  if (/^[[{"]/.test(text)) error('body-malformed-json', 400, 'malformed_json', 'the JSON cut short by one character', { ...current, corrupt: 'truncate' });
+  if (/^[[{"]/.test(text))
+    error('body-malformed-json', 400, 'malformed_json', 'the JSON cut short by one character', { ...current, corrupt: 'truncate' });
   error('body-invalid-utf8', 400, 'malformed_json', 'a byte FF before the JSON', { ...current, corrupt: 'invalid-utf8' });
   return out;
 }
@@ -412,7 +454,9 @@ interface Credentials {
 /** `Bearer <key>` as it may be written (RFC 9110 §11.1: the scheme is case-insensitive; RFC 7235: one or more spaces). */
 const BEARER_SPELLINGS = ['Bearer ', 'bearer ', 'BEARER ', 'Bearer  '];
 
-type Schemes = readonly ({ readonly kind: 'bearer' } | { readonly kind: 'apiKey'; readonly in: 'header' | 'query'; readonly parameter: string })[];
+type Schemes = readonly (
+  { readonly kind: 'bearer' } | { readonly kind: 'apiKey'; readonly in: 'header' | 'query'; readonly parameter: string }
+)[];
 
 /** The schemes of the operation's first security requirement (none: a public operation). */
 function schemesFor(model: ApiModel, op: OperationSpec): Schemes {
@@ -432,7 +476,10 @@ function credentialsFor(schemes: Schemes, apiKey: string, auth: AuthDraft): Cred
   const key = auth.mistake === 'unknown' ? `${apiKey}-not-issued` : apiKey;
   for (const scheme of schemes) {
     if (scheme.kind === 'bearer') {
-      headers.Authorization = auth.mistake === 'malformed' ? `Basic ${Buffer.from(`user:${key}`).toString('base64')}` : `${BEARER_SPELLINGS[auth.spelling % BEARER_SPELLINGS.length]}${key}`;
+      headers.Authorization =
+        auth.mistake === 'malformed'
+          ? `Basic ${Buffer.from(`user:${key}`).toString('base64')}`
+          : `${BEARER_SPELLINGS[auth.spelling % BEARER_SPELLINGS.length]}${key}`;
     } else if (scheme.in === 'header') headers[scheme.parameter] = key;
     else query.push([scheme.parameter, key]);
   }
@@ -447,14 +494,17 @@ function authMistakes(schemes: Schemes): Mistake[] {
     expect: { kind: 'error', status: 401, code },
     apply: (d) => ({ ...d, auth: { ...d.auth, mistake } }),
   });
+  // prettier-ignore
   const out = [error('auth-missing', 'missing_credentials', 'no credentials', 'missing'), error('auth-unknown-key', 'invalid_api_key', 'a key never issued', 'unknown')];
-  if (schemes.some((s) => s.kind === 'bearer')) out.push(error('auth-malformed', 'malformed_credentials', 'Basic instead of Bearer', 'malformed'));
+  if (schemes.some((s) => s.kind === 'bearer'))
+    out.push(error('auth-malformed', 'malformed_credentials', 'Basic instead of Bearer', 'malformed'));
   return out;
 }
 
 type NumberSpelling = 'plain' | 'fraction' | 'exponent';
 
-const everyByte = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const everyByte = (text: string): string =>
+  [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
 function encoder(encoding: Encoding, inQuery: boolean): (text: string) => string {
   if (encoding === 'every-byte') return everyByte;
@@ -529,10 +579,15 @@ function operationRecipe(model: ApiModel, op: OperationSpec, options: RecipeOpti
           pretty: fc.boolean(),
           numbers: fc.constantFrom<NumberSpelling>('plain', 'plain', 'fraction', 'exponent'),
         })
-        .chain((b) => (body.required ? fc.constant<BodyDraft | undefined>(b) : fc.option(fc.constant<BodyDraft>(b), { nil: undefined, freq: 4 })))
+        .chain((b) =>
+          body.required ? fc.constant<BodyDraft | undefined>(b) : fc.option(fc.constant<BodyDraft>(b), { nil: undefined, freq: 4 }),
+        )
     : fc.constant(undefined);
   const extraName = fc
-    .oneof(fc.constantFrom('utm_source', 'debug', 'callback', '_', 'a[b]', ...[...declaredQuery].map((n) => n.toUpperCase())), fc.string({ minLength: 1, maxLength: 6 }))
+    .oneof(
+      fc.constantFrom('utm_source', 'debug', 'callback', '_', 'a[b]', ...[...declaredQuery].map((n) => n.toUpperCase())),
+      fc.string({ minLength: 1, maxLength: 6 }),
+    )
     .filter((n) => !declaredQuery.has(n));
   const extraQueryArb = fc.oneof(
     { weight: 4, arbitrary: fc.constant([] as [string, string][]) },
@@ -540,7 +595,14 @@ function operationRecipe(model: ApiModel, op: OperationSpec, options: RecipeOpti
   );
   const encodingArb = fc.constantFrom<Encoding>('minimal', 'minimal', 'minimal', 'plus', 'every-byte');
   const authArb: fc.Arbitrary<AuthDraft> = fc.record({ spelling: fc.nat(BEARER_SPELLINGS.length - 1) });
-  const draftArb: fc.Arbitrary<Draft> = fc.record({ params: paramsArb, body: bodyArb, extraQuery: extraQueryArb, encoding: encodingArb, reversed: fc.boolean(), auth: authArb });
+  const draftArb: fc.Arbitrary<Draft> = fc.record({
+    params: paramsArb,
+    body: bodyArb,
+    extraQuery: extraQueryArb,
+    encoding: encodingArb,
+    reversed: fc.boolean(),
+    auth: authArb,
+  });
 
   const render = (draft: Draft, label: FuzzRequest['label'], what: string, expect: Expectation): FuzzRequest => {
     let path = options.basePath + op.pathTemplate;
@@ -576,7 +638,11 @@ function operationRecipe(model: ApiModel, op: OperationSpec, options: RecipeOpti
         for (const name of writable) if (Object.hasOwn(value, name)) sent[name] = value[name];
         const idParam = params.filter((p) => p.spec.in === 'path').at(-1);
         const idText = idParam && draft.params.get(idParam.key)?.texts[0];
-        checks.echo = { sent, id: op.binding.action === 'replace' && idText !== undefined ? Number(idText) : undefined, readBack: op.binding.action === 'create' };
+        checks.echo = {
+          sent,
+          id: op.binding.action === 'replace' && idText !== undefined ? Number(idText) : undefined,
+          readBack: op.binding.action === 'create',
+        };
       }
       if (pagination) {
         const limitText = pagination.limit && draft.params.get(`query:${pagination.limit}`)?.texts[0];
@@ -584,14 +650,40 @@ function operationRecipe(model: ApiModel, op: OperationSpec, options: RecipeOpti
         const filters: (readonly [string, unknown])[] = [];
         for (const p of params) {
           const value = draft.params.get(p.key);
-          if (p.spec.in !== 'query' || !value || !pagination.fields.has(p.spec.name) || p.spec.name === pagination.limit || p.spec.name === pagination.after) continue;
-          const parse = (kind: ValueKind, text: string): unknown => (kind === 'integer' || kind === 'number' ? Number(text) : kind === 'boolean' ? text === 'true' : text);
-          filters.push([p.spec.name, p.spec.kind === 'array' ? value.texts.map((t) => parse(p.spec.itemKind, t)) : parse(p.spec.kind, value.texts[0] as string)]);
+          if (
+            p.spec.in !== 'query' ||
+            !value ||
+            !pagination.fields.has(p.spec.name) ||
+            p.spec.name === pagination.limit ||
+            p.spec.name === pagination.after
+          )
+            continue;
+          const parse = (kind: ValueKind, text: string): unknown =>
+            kind === 'integer' || kind === 'number' ? Number(text) : kind === 'boolean' ? text === 'true' : text;
+          filters.push([
+            p.spec.name,
+            p.spec.kind === 'array' ? value.texts.map((t) => parse(p.spec.itemKind, t)) : parse(p.spec.kind, value.texts[0] as string),
+          ]);
         }
-        checks.page = { limit: limitText ? Number(limitText) : pagination.defaultLimit, after: afterText ? Number(afterText) : undefined, filters };
+        checks.page = {
+          limit: limitText ? Number(limitText) : pagination.defaultLimit,
+          after: afterText ? Number(afterText) : undefined,
+          filters,
+        };
       }
     }
-    return { document: options.document, operationId: op.id, method: op.method, target, headers, body: sentBody, label, what, expect, checks };
+    return {
+      document: options.document,
+      operationId: op.id,
+      method: op.method,
+      target,
+      headers,
+      body: sentBody,
+      label,
+      what,
+      expect,
+      checks,
+    };
   };
 
   const valid = draftArb.map((d) => render(d, 'valid', '', { kind: 'accepted', notFoundAllowed: hasPathParams }));
@@ -624,7 +716,12 @@ function operationRecipe(model: ApiModel, op: OperationSpec, options: RecipeOpti
   const fullDraftArb: fc.Arbitrary<Draft> = fc.record({
     params: fc.tuple(...params.map((p) => p.valid)).map((values) => new Map(values.map((v, i) => [(params[i] as ParamRecipe).key, v]))),
     body: body
-      ? fc.record({ value: body.value, contentType: fc.constant(body.mediaType), pretty: fc.constant(false), numbers: fc.constant<NumberSpelling>('plain') })
+      ? fc.record({
+          value: body.value,
+          contentType: fc.constant(body.mediaType),
+          pretty: fc.constant(false),
+          numbers: fc.constant<NumberSpelling>('plain'),
+        })
       : fc.constant(undefined),
     extraQuery: fc.constant([]),
     encoding: fc.constant<Encoding>('minimal'),
@@ -662,5 +759,10 @@ function paginationOf(
   // The record's fields: the properties of the success answer's items.
   const success = op.responses.find((r) => /^2/.test(r.status))?.content[0]?.schemaPointer;
   const items = success === undefined ? undefined : schemaFor(model.document, model.dialect, success).items;
-  return { limit, after, defaultLimit: typeof declaredDefault === 'number' ? declaredDefault : 20, fields: new Set(items?.properties.keys() ?? []) };
+  return {
+    limit,
+    after,
+    defaultLimit: typeof declaredDefault === 'number' ? declaredDefault : 20,
+    fields: new Set(items?.properties.keys() ?? []),
+  };
 }

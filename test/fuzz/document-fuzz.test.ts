@@ -137,6 +137,7 @@ const replayRequest = (
 const KNOWN_BUGS: readonly KnownBug[] = [];
 
 /** Bugs this suite found and src/ has fixed: their minimal counterexamples stay as regression tests. */
+// prettier-ignore
 const FIXED_BUGS: readonly KnownBug[] = [
   {
     name: 'an explicit x-understudy action mock is overridden by REST conventions',
@@ -210,7 +211,8 @@ async function send(server: http.Server, r: FuzzRequest): Promise<Answer> {
   return { status: res.status, body: text === '' ? undefined : (JSON.parse(text) as unknown), location, link };
 }
 
-const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /**
  * The answer as the client received it, checked against the document: the sandbox checks its own
@@ -228,7 +230,9 @@ class WireCheck {
     if (!op) return undefined;
     const status = String(answer.status);
     const spec =
-      op.responses.find((x) => x.status === status) ?? op.responses.find((x) => x.status === `${status[0]}XX`) ?? op.responses.find((x) => x.status === 'DEFAULT');
+      op.responses.find((x) => x.status === status) ??
+      op.responses.find((x) => x.status === `${status[0]}XX`) ??
+      op.responses.find((x) => x.status === 'DEFAULT');
     if (!spec) return answer.status < 400 ? `${answer.status} is not a status ${op.id} declares` : undefined;
     const media = spec.content.find((m) => m.mediaType.includes('json')) ?? spec.content[0];
     if (!media) return answer.status < 400 && answer.body !== undefined ? `a body where ${op.id} declares none for ${status}` : undefined;
@@ -236,7 +240,9 @@ class WireCheck {
     if (!media.schemaPointer) return undefined;
     const validate = this.compiler.compile(media.schemaPointer);
     if (validate(answer.body)) return undefined;
-    return `the answer as received breaks the document: ${toViolations('body', validate.errors).map((v) => `${v.location} ${v.message}`).join('; ')}`;
+    return `the answer as received breaks the document: ${toViolations('body', validate.errors)
+      .map((v) => `${v.location} ${v.message}`)
+      .join('; ')}`;
   }
 }
 
@@ -255,10 +261,12 @@ function judge(r: FuzzRequest, answer: Answer, wire?: WireCheck): string | undef
       return `a valid request was refused: ${got}`;
     }
     case 'validation_failed': {
-      if (answer.status !== 400 || body.code !== 'validation_failed') return `expected 400 validation_failed at ${expect.location}, got ${got}`;
+      if (answer.status !== 400 || body.code !== 'validation_failed')
+        return `expected 400 validation_failed at ${expect.location}, got ${got}`;
       const details = Array.isArray(body.details) ? body.details.map(record) : [];
       const locations = [...new Set(details.map((d) => d.location))];
-      if (locations.length !== 1 || locations[0] !== expect.location) return `expected details naming exactly ${expect.location}, got ${JSON.stringify(body.details)}`;
+      if (locations.length !== 1 || locations[0] !== expect.location)
+        return `expected details naming exactly ${expect.location}, got ${JSON.stringify(body.details)}`;
       if (expect.message !== undefined && !details.some((d) => d.message === expect.message)) {
         return `expected "${expect.message}" at ${expect.location}, got ${JSON.stringify(body.details)}`;
       }
@@ -291,11 +299,14 @@ function storeProblem(r: FuzzRequest, answer: Answer): string | undefined {
     const ids = answer.body.map((row) => record(row).id as number);
     if (ids.length > page.limit) return `a page of ${ids.length} records for limit ${page.limit}`;
     if (ids.some((id, i) => i > 0 && id <= (ids[i - 1] as number))) return `page ids not ascending: ${ids.join(',')}`;
-    if (page.after !== undefined && ids.some((id) => id <= (page.after as number))) return `page ids not after ${page.after}: ${ids.join(',')}`;
+    if (page.after !== undefined && ids.some((id) => id <= (page.after as number)))
+      return `page ids not after ${page.after}: ${ids.join(',')}`;
     for (const [field, wanted] of page.filters) {
       const misfit = answer.body.find((row) => {
         const value = record(row)[field];
-        return Array.isArray(wanted) ? !wanted.some((w) => canonicalJson(w) === canonicalJson(value)) : canonicalJson(wanted) !== canonicalJson(value);
+        return Array.isArray(wanted)
+          ? !wanted.some((w) => canonicalJson(w) === canonicalJson(value))
+          : canonicalJson(wanted) !== canonicalJson(value);
       });
       if (misfit !== undefined) return `a page filtered by ${field}=${JSON.stringify(wanted)} holds ${JSON.stringify(misfit)}`;
     }
@@ -345,14 +356,20 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
     await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     if (REPORT) {
       const ops = [...tally.operations].map(([id, t]) => `${id} ${t.valid} valid (${t.ok} 2xx) / ${t.nearValid} near-valid`).join('; ');
-      const kinds = [...tally.kinds].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ${n}`).join(', ');
+      const kinds = [...tally.kinds]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ');
+      // prettier-ignore
       const excluded = [...tally.excluded].map(([id, n]) => `${id} ${n}`).join(', ');
-      console.info(`[fuzz ${doc.name}] seed ${SEED}, ${tally.sent} requests (+${tally.followUps} follow-ups). ${ops}.\n  kinds: ${kinds}${excluded ? `\n  left out as KNOWN_BUGS: ${excluded}` : ''}`);
+      console.info(
+        `[fuzz ${doc.name}] seed ${SEED}, ${tally.sent} requests (+${tally.followUps} follow-ups). ${ops}.\n  kinds: ${kinds}${excluded ? `\n  left out as KNOWN_BUGS: ${excluded}` : ''}`,
+      );
     }
   });
 
   const sendAndJudge = async (r: FuzzRequest): Promise<void> => {
-    const before = r.expect.kind === 'accepted' ? undefined : (await sandbox.store.digest());
+    const before = r.expect.kind === 'accepted' ? undefined : await sandbox.store.digest();
     const answer = await send(server, r);
     tally.sent++;
     tally.kinds.set(r.label, (tally.kinds.get(r.label) ?? 0) + 1);
@@ -363,7 +380,8 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
     } else if (ops) ops.nearValid++;
     let problem = judge(r, answer, wire);
     // A request that fails leaves the store exactly as it was (README, "Errors").
-    if (!problem && before !== undefined && answer.status >= 400 && (await sandbox.store.digest()) !== before) problem = 'a refused request changed the store';
+    if (!problem && before !== undefined && answer.status >= 400 && (await sandbox.store.digest()) !== before)
+      problem = 'a refused request changed the store';
     if (!problem && r.checks.echo?.readBack && answer.location !== undefined) {
       // What you POST you can GET back (README): the Location reads the record as created.
       const back = await send(server, { ...r, method: 'GET', target: answer.location, body: undefined });
@@ -377,7 +395,8 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
       // The next page (README, "Pagination"): the same query with the cursor past this page.
       const rows = answer.body as unknown[];
       const last = record(rows.at(-1)).id as number;
-      if (rows.length !== r.checks.page.limit) problem = `a next link on a page of ${rows.length} records, under the limit ${r.checks.page.limit}`;
+      if (rows.length !== r.checks.page.limit)
+        problem = `a next link on a page of ${rows.length} records, under the limit ${r.checks.page.limit}`;
       else {
         const followed = { ...r, target: next, checks: { page: { ...r.checks.page, after: last } } };
         const back = await send(server, followed);
@@ -409,14 +428,34 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
   });
 
   const validRuns = RUNS.get(`${doc.name}:valid`) ?? 1;
-  it(`accepts ${validRuns} valid requests, answering each within the document`, async () => {
-    await fc.assert(fc.asyncProperty(property((p) => p.valid), sendAndJudge), { numRuns: validRuns, seed: SEED });
-  }, timeoutFor(validRuns));
+  it(
+    `accepts ${validRuns} valid requests, answering each within the document`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          property((p) => p.valid),
+          sendAndJudge,
+        ),
+        { numRuns: validRuns, seed: SEED },
+      );
+    },
+    timeoutFor(validRuns),
+  );
 
   const nearRuns = RUNS.get(`${doc.name}:near-valid`) ?? 1;
-  it(`refuses ${nearRuns} near-valid requests, naming the one broken location`, async () => {
-    await fc.assert(fc.asyncProperty(property((p) => p.nearValid), sendAndJudge), { numRuns: nearRuns, seed: SEED + 1 });
-  }, timeoutFor(nearRuns));
+  it(
+    `refuses ${nearRuns} near-valid requests, naming the one broken location`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          property((p) => p.nearValid),
+          sendAndJudge,
+        ),
+        { numRuns: nearRuns, seed: SEED + 1 },
+      );
+    },
+    timeoutFor(nearRuns),
+  );
 
   it('reached every operation, with requests that succeed and requests that are refused', () => {
     expect(tally.sent).toBeGreaterThanOrEqual(validRuns + nearRuns);

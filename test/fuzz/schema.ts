@@ -50,19 +50,64 @@ export interface Schema {
 
 /** Keywords that constrain nothing. */
 const ANNOTATIONS = new Set([
-  'title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', 'xml',
-  'externalDocs', '$comment', 'nullable', 'format', 'contentMediaType', 'contentEncoding',
+  'title',
+  'description',
+  'example',
+  'examples',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'xml',
+  'externalDocs',
+  '$comment',
+  'nullable',
+  'format',
+  'contentMediaType',
+  'contentEncoding',
 ]);
 
 /** Keywords this module turns into generators and mistakes. */
 const HANDLED = new Set([
-  '$ref', 'type', 'enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern', 'items', 'minItems', 'maxItems', 'uniqueItems', 'properties', 'required',
-  'additionalProperties', 'allOf', 'anyOf', 'oneOf',
+  '$ref',
+  'type',
+  'enum',
+  'const',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'items',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'properties',
+  'required',
+  'additionalProperties',
+  'allOf',
+  'anyOf',
+  'oneOf',
 ]);
 
 /** Formats with a generator for valid values (ajv-formats, plus the OpenAPI numeric ones). */
-export const STRING_FORMATS = new Set(['date-time', 'date', 'time', 'uuid', 'email', 'uri', 'url', 'hostname', 'ipv4', 'byte', 'password', 'binary']);
+export const STRING_FORMATS = new Set([
+  'date-time',
+  'date',
+  'time',
+  'uuid',
+  'email',
+  'uri',
+  'url',
+  'hostname',
+  'ipv4',
+  'byte',
+  'password',
+  'binary',
+]);
 export const NUMBER_FORMATS = new Set(['int32', 'int64', 'float', 'double']);
 
 const MAX_DEPTH = 12;
@@ -134,7 +179,8 @@ function normalize(document: unknown, dialect: '3.0' | '3.1', raw: unknown, wher
   } else if (s.type !== undefined) throw new Unsupported(`${where}: type is neither a name nor a list`);
 
   const format = typeof s.format === 'string' ? s.format : undefined;
-  if (format !== undefined && !STRING_FORMATS.has(format) && !NUMBER_FORMATS.has(format)) throw new Unsupported(`${where}: format ${format}`);
+  if (format !== undefined && !STRING_FORMATS.has(format) && !NUMBER_FORMATS.has(format))
+    throw new Unsupported(`${where}: format ${format}`);
 
   const bound = (plain: unknown, exclusive: unknown, keyword: string): Bound | undefined => {
     if (typeof exclusive === 'boolean') {
@@ -149,7 +195,8 @@ function normalize(document: unknown, dialect: '3.0' | '3.1', raw: unknown, wher
     return inc === undefined ? undefined : { value: inc, exclusive: false };
   };
   const multipleOf = num(s.multipleOf, where, 'multipleOf');
-  if (multipleOf !== undefined && (!Number.isInteger(multipleOf) || multipleOf <= 0)) throw new Unsupported(`${where}: multipleOf ${multipleOf} (only whole numbers)`);
+  if (multipleOf !== undefined && (!Number.isInteger(multipleOf) || multipleOf <= 0))
+    throw new Unsupported(`${where}: multipleOf ${multipleOf} (only whole numbers)`);
 
   const properties = new Map<string, Schema>();
   if (s.properties !== undefined) {
@@ -217,7 +264,10 @@ function normalize(document: unknown, dialect: '3.0' | '3.1', raw: unknown, wher
     if (keyword === 'oneOf' && branches.length !== 1) throw new Unsupported(`${where}: oneOf with ${branches.length} branches`);
     if (branches.length === 0) throw new Unsupported(`${where}: empty ${keyword}`);
     const first = follow(document, `${where}/${keyword}/0`);
-    schema = { ...merge(schema, normalize(document, dialect, first.value, first.pointer, depth + 1)), opaque: keyword === 'anyOf' || schema.opaque };
+    schema = {
+      ...merge(schema, normalize(document, dialect, first.value, first.pointer, depth + 1)),
+      opaque: keyword === 'anyOf' || schema.opaque,
+    };
   }
   return schema;
 }
@@ -251,10 +301,13 @@ function merge(a: Schema, b: Schema): Schema {
     properties.set(name, mine ? merge(mine, schema) : schema);
   }
   let additionalProperties: boolean | Schema;
-  const closed = (x: Schema, y: Schema): boolean => x.additionalProperties === false && [...y.properties.keys()].some((n) => !x.properties.has(n));
-  if (closed(a, b) || closed(b, a)) throw new Unsupported(`${where}: allOf member with additionalProperties false and another member's properties`);
+  const closed = (x: Schema, y: Schema): boolean =>
+    x.additionalProperties === false && [...y.properties.keys()].some((n) => !x.properties.has(n));
+  if (closed(a, b) || closed(b, a))
+    throw new Unsupported(`${where}: allOf member with additionalProperties false and another member's properties`);
   if (a.additionalProperties === false || b.additionalProperties === false) additionalProperties = false;
-  else if (typeof a.additionalProperties === 'object' && typeof b.additionalProperties === 'object') throw new Unsupported(`${where}: two additionalProperties schemas`);
+  else if (typeof a.additionalProperties === 'object' && typeof b.additionalProperties === 'object')
+    throw new Unsupported(`${where}: two additionalProperties schemas`);
   else additionalProperties = typeof a.additionalProperties === 'object' ? a.additionalProperties : b.additionalProperties;
   const maxOf = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
   return {

@@ -4,16 +4,7 @@
  */
 import fc from 'fast-check';
 import { isObject } from '../../src/openapi/json-pointer.js';
-import {
-  canonicalJson,
-  equalJson,
-  jsonTypeOf,
-  typeAllowed,
-  typesToGenerate,
-  Unsupported,
-  type JsonType,
-  type Schema,
-} from './schema.js';
+import { canonicalJson, equalJson, jsonTypeOf, typeAllowed, typesToGenerate, Unsupported, type JsonType, type Schema } from './schema.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
@@ -28,8 +19,10 @@ export function integerRange(schema: Schema): { min: number; max: number } {
   let min = -MAX_SAFE;
   let max = MAX_SAFE;
   if (schema.format === 'int32') ({ min, max } = INT32);
-  if (schema.minimum) min = Math.max(min, schema.minimum.exclusive ? Math.floor(schema.minimum.value) + 1 : Math.ceil(schema.minimum.value));
-  if (schema.maximum) max = Math.min(max, schema.maximum.exclusive ? Math.ceil(schema.maximum.value) - 1 : Math.floor(schema.maximum.value));
+  if (schema.minimum)
+    min = Math.max(min, schema.minimum.exclusive ? Math.floor(schema.minimum.value) + 1 : Math.ceil(schema.minimum.value));
+  if (schema.maximum)
+    max = Math.min(max, schema.maximum.exclusive ? Math.ceil(schema.maximum.value) - 1 : Math.floor(schema.maximum.value));
   if (min > max) throw new Unsupported(`${schema.where}: no integer between the bounds`);
   return { min, max };
 }
@@ -71,7 +64,12 @@ export function numberArb(schema: Schema): fc.Arbitrary<number> {
   const inRange = (n: number) =>
     (schema.minimum ? (schema.minimum.exclusive ? n > schema.minimum.value : n >= schema.minimum.value) : true) &&
     (schema.maximum ? (schema.maximum.exclusive ? n < schema.maximum.value : n <= schema.maximum.value) : true);
-  const friendly = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -100000, max: 100000 }).map((n) => n / 100)).filter(inRange);
+  const friendly = fc
+    .oneof(
+      fc.integer({ min: -1000, max: 1000 }),
+      fc.integer({ min: -100000, max: 100000 }).map((n) => n / 100),
+    )
+    .filter(inRange);
   return fc.oneof({ weight: 2, arbitrary: doubles }, { weight: 3, arbitrary: friendly }).map((n) => n + 0);
 }
 
@@ -99,7 +97,9 @@ function formatArb(format: string): fc.Arbitrary<string> | undefined {
     case 'date':
       return DATES.map((d) => d.toISOString().slice(0, 10));
     case 'time':
-      return fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 })).map(([h, m, s]) => `${pad2(h)}:${pad2(m)}:${pad2(s)}Z`);
+      return fc
+        .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 }))
+        .map(([h, m, s]) => `${pad2(h)}:${pad2(m)}:${pad2(s)}Z`);
     case 'uuid':
       return fc.uuid();
     case 'email':
@@ -123,10 +123,12 @@ export function stringArb(schema: Schema, carrier: Carrier): fc.Arbitrary<string
   // empty path segment is another route.
   const minLength = carrier === 'body' ? schema.minLength : Math.max(1, schema.minLength);
   const maxLength = schema.maxLength;
-  if (maxLength !== undefined && maxLength < minLength) throw new Unsupported(`${schema.where}: no string of a length the ${carrier} can carry`);
+  if (maxLength !== undefined && maxLength < minLength)
+    throw new Unsupported(`${schema.where}: no string of a length the ${carrier} can carry`);
   const lengthOk = (s: string) => codePoints(s) >= minLength && (maxLength === undefined || codePoints(s) <= maxLength);
   const carrierOk = (s: string) =>
-    carrier === 'body' || (carrier === 'header' ? /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(s) : carrier === 'path' ? s !== '.' && s !== '..' : true);
+    carrier === 'body' ||
+    (carrier === 'header' ? /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(s) : carrier === 'path' ? s !== '.' && s !== '..' : true);
   let base: fc.Arbitrary<string>;
   const formatted = schema.format ? formatArb(schema.format) : undefined;
   if (schema.pattern !== undefined) {
@@ -186,7 +188,9 @@ function arrayArb(schema: Schema, options: ValueOptions, depth: number): fc.Arbi
   const minLength = schema.minItems;
   const maxLength = Math.min(schema.maxItems ?? minLength + 3, minLength + 3);
   if (maxLength < minLength) throw new Unsupported(`${schema.where}: maxItems below minItems`);
-  return schema.uniqueItems ? fc.uniqueArray(items, { minLength, maxLength, selector: canonicalJson }) : fc.array(items, { minLength, maxLength });
+  return schema.uniqueItems
+    ? fc.uniqueArray(items, { minLength, maxLength, selector: canonicalJson })
+    : fc.array(items, { minLength, maxLength });
 }
 
 function objectArb(schema: Schema, options: ValueOptions, depth: number): fc.Arbitrary<Record<string, unknown>> {
@@ -207,17 +211,20 @@ function objectArb(schema: Schema, options: ValueOptions, depth: number): fc.Arb
   }
   const declared = fc.record(model, { requiredKeys });
   if (schema.additionalProperties === false || depth >= 4) return declared;
-  const extraValue = schema.additionalProperties === true ? fc.jsonValue({ maxDepth: 2 }) : valueArb(schema.additionalProperties, options, depth + 1);
+  const extraValue =
+    schema.additionalProperties === true ? fc.jsonValue({ maxDepth: 2 }) : valueArb(schema.additionalProperties, options, depth + 1);
   const extraName = fc
     .oneof(fc.constantFrom(...TRICKY_NAMES), fc.string({ minLength: 1, maxLength: 8 }))
     .filter((name) => !schema.properties.has(name) && !schema.required.has(name));
   const extras = fc.uniqueArray(fc.tuple(extraName, extraValue), { maxLength: 2, selector: ([name]) => name });
-  return fc.tuple(declared, fc.oneof({ weight: 3, arbitrary: fc.constant([] as [string, unknown][]) }, { weight: 1, arbitrary: extras })).map(([object, more]) => {
-    const out: Record<string, unknown> = { ...object };
-    // defineProperty: `out.__proto__ = v` would set the prototype, not send a property.
-    for (const [name, value] of more) Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
-    return out;
-  });
+  return fc
+    .tuple(declared, fc.oneof({ weight: 3, arbitrary: fc.constant([] as [string, unknown][]) }, { weight: 1, arbitrary: extras }))
+    .map(([object, more]) => {
+      const out: Record<string, unknown> = { ...object };
+      // defineProperty: `out.__proto__ = v` would set the prototype, not send a property.
+      for (const [name, value] of more) Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+      return out;
+    });
 }
 
 // ─── Single mistakes in a JSON value ───────────────────────────────────────────────────────────
@@ -308,20 +315,29 @@ export function outOfRange(schema: Schema, integral: boolean): { value: number; 
   }
   if (schema.format === 'int32' && !(max && max.value < 2 ** 31)) out.push({ value: 2 ** 31, what: 'past int32' });
   if (schema.format === 'int32' && !(min && min.value > -(2 ** 31) - 1)) out.push({ value: -(2 ** 31) - 1, what: 'past int32' });
-  if (schema.format === 'int64' && !(max && max.value < 2 ** 53)) out.push({ value: 2 ** 53, what: 'past 2^53: an int64 the sandbox refuses on purpose' });
-  if (schema.format === 'int64' && !(min && min.value > -(2 ** 53))) out.push({ value: -(2 ** 53), what: 'past -2^53: an int64 the sandbox refuses on purpose' });
+  if (schema.format === 'int64' && !(max && max.value < 2 ** 53))
+    out.push({ value: 2 ** 53, what: 'past 2^53: an int64 the sandbox refuses on purpose' });
+  if (schema.format === 'int64' && !(min && min.value > -(2 ** 53)))
+    out.push({ value: -(2 ** 53), what: 'past -2^53: an int64 the sandbox refuses on purpose' });
   return out;
 }
 
 /** Every single mistake that can be planted in `value` (valid against `schema`) and where it shows. */
-export function bodyMistakes(schema: Schema, value: unknown, options: ValueOptions, path: readonly Step[] = [], location = 'body'): BodyMistake[] {
+export function bodyMistakes(
+  schema: Schema,
+  value: unknown,
+  options: ValueOptions,
+  path: readonly Step[] = [],
+  location = 'body',
+): BodyMistake[] {
   if (schema.opaque) return [];
   const out: BodyMistake[] = [];
   const here = (kind: BodyMistakeKind, replacement: unknown, what: string) =>
     out.push({ kind, location, what: `${location} = ${JSON.stringify(replacement)} (${what})`, apply: setAt(path, replacement) });
 
   if (schema.types) {
-    for (const wrong of wrongTypeValues(schema, value)) here('body-wrong-type', wrong, `a ${jsonTypeOf(wrong)}, not ${[...schema.types].join(' or ')}`);
+    for (const wrong of wrongTypeValues(schema, value))
+      here('body-wrong-type', wrong, `a ${jsonTypeOf(wrong)}, not ${[...schema.types].join(' or ')}`);
   }
   if (schema.enumValues) {
     const candidates: unknown[] = [];
@@ -345,29 +361,49 @@ export function bodyMistakes(schema: Schema, value: unknown, options: ValueOptio
   }
   if (typeof value === 'string') {
     const chars = [...value];
-    if (schema.minLength > 0) here('body-string-length', chars.slice(0, schema.minLength - 1).join(''), `shorter than minLength ${schema.minLength}`);
-    if (schema.maxLength !== undefined) here('body-string-length', value + 'x'.repeat(schema.maxLength + 1 - chars.length), `longer than maxLength ${schema.maxLength}`);
+    if (schema.minLength > 0)
+      here('body-string-length', chars.slice(0, schema.minLength - 1).join(''), `shorter than minLength ${schema.minLength}`);
+    if (schema.maxLength !== undefined)
+      here('body-string-length', value + 'x'.repeat(schema.maxLength + 1 - chars.length), `longer than maxLength ${schema.maxLength}`);
     const bad = schema.format ? BAD_FORMATS[schema.format] : undefined;
     if (bad !== undefined) here('body-bad-format', bad, `not a ${schema.format}`);
   }
   if (Array.isArray(value)) {
     if (schema.minItems > 0) here('body-item-count', value.slice(0, schema.minItems - 1), `fewer than minItems ${schema.minItems}`);
     if (schema.maxItems !== undefined && value.length > 0) {
-      here('body-item-count', [...value, ...Array.from({ length: schema.maxItems + 1 - value.length }, () => value[0])], `more than maxItems ${schema.maxItems}`);
+      here(
+        'body-item-count',
+        [...value, ...Array.from({ length: schema.maxItems + 1 - value.length }, () => value[0])],
+        `more than maxItems ${schema.maxItems}`,
+      );
     }
     if (schema.uniqueItems && value.length > 0 && (schema.maxItems === undefined || value.length < schema.maxItems)) {
       here('body-item-count', [...value, value[0]], 'a repeated item where items are unique');
     }
-    if (schema.items) value.forEach((item, i) => out.push(...bodyMistakes(schema.items as Schema, item, options, [...path, i], `${location}[${i}]`)));
+    if (schema.items)
+      value.forEach((item, i) => out.push(...bodyMistakes(schema.items as Schema, item, options, [...path, i], `${location}[${i}]`)));
   }
   if (isObject(value) && !Array.isArray(value)) {
     for (const name of schema.required) {
       if (!Object.hasOwn(value, name)) continue;
-      out.push({ kind: 'body-missing-required', location: `${location}.${name}`, message: 'is required', what: `${location}.${name} left out`, apply: deleteAt([...path, name]) });
+      out.push({
+        kind: 'body-missing-required',
+        location: `${location}.${name}`,
+        message: 'is required',
+        what: `${location}.${name} left out`,
+        apply: deleteAt([...path, name]),
+      });
     }
     if (schema.additionalProperties === false) {
+      // prettier-ignore
       const name = ['unexpected', 'extra', 'unexpected_field_1'].find((n) => !schema.properties.has(n)) as string;
-      out.push({ kind: 'body-unknown-property', location: `${location}.${name}`, message: 'is not allowed', what: `${location}.${name} added`, apply: setAt([...path, name], 1) });
+      out.push({
+        kind: 'body-unknown-property',
+        location: `${location}.${name}`,
+        message: 'is not allowed',
+        what: `${location}.${name} added`,
+        apply: setAt([...path, name], 1),
+      });
     }
     for (const [name, prop] of schema.properties) {
       if (Object.hasOwn(value, name)) out.push(...bodyMistakes(prop, value[name], options, [...path, name], `${location}.${name}`));

@@ -110,6 +110,7 @@ const SAFE_PAST = '9007199254740993';
 // ---------------------------------------------------------------------------------------------
 // The catalogue.
 
+// prettier-ignore
 const ROWS: readonly Row[] = [
   // Broken JSON of every kind: 400 malformed_json, never a 500, never the parser's own message.
   { family: 'broken JSON', name: 'truncated object', send: [post('{"name":"x",')], status: 400, code: 'malformed_json', via: 'pipeline' },
@@ -431,7 +432,8 @@ function expectPrototypeUntouched(): void {
 async function runRow(row: Row): Promise<void> {
   await withServer(row.config, async (ctx) => {
     const store = ctx.sandbox.store;
-    const countPets = async () => (await store.list('default', 'pets', { after: undefined, limit: Number.MAX_SAFE_INTEGER, filters: [] })).items.length;
+    const countPets = async () =>
+      (await store.list('default', 'pets', { after: undefined, limit: Number.MAX_SAFE_INTEGER, filters: [] })).items.length;
     const before = { digest: await store.digest(), size: await countPets() };
     const steps = typeof row.send === 'function' ? row.send(ctx) : row.send;
     const result = await rawExchange(ctx.port, steps, { afterSend: row.afterSend ?? 'keep' });
@@ -440,7 +442,10 @@ async function runRow(row: Row): Promise<void> {
     if (row.status === null) {
       expect(result.timedOut).toBe(false);
     } else {
-      expect(result.timedOut, `no complete answer within 3 s; received ${JSON.stringify(result.received.toString('latin1').slice(0, 300))}`).toBe(false);
+      expect(
+        result.timedOut,
+        `no complete answer within 3 s; received ${JSON.stringify(result.received.toString('latin1').slice(0, 300))}`,
+      ).toBe(false);
       const res = result.response;
       expect(res, 'no answer').toBeDefined();
       if (!res) return;

@@ -51,14 +51,14 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
   });
 
   it('resets the store, issued keys and the clock to the seeded state', async () => {
-    const digest = (await sandbox.store.digest());
+    const digest = await sandbox.store.digest();
     const issued = (await request(app).post('/__sandbox/keys').set(admin).send({ plan: 'free' })).body.key as string;
     await request(app).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 1 });
     await request(app).post('/__sandbox/clock').set(admin).send({ advanceSeconds: 3600 });
     const res = await request(app).post('/__sandbox/reset').set(admin);
     expect(res.status).toBe(200);
     expect(res.body.now).toBe(Date.parse(START) / 1000);
-    expect((await sandbox.store.digest())).toBe(digest);
+    expect(await sandbox.store.digest()).toBe(digest);
     expect((await request(app).get('/v1/pets').set(auth(issued))).status).toBe(401);
   });
 
@@ -95,6 +95,7 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
   });
 
   // openapi/admin.yaml is compiled and enforced like the API's own document.
+  // prettier-ignore
   it.each([
     ['a limit that is not a whole number', () => request(app).get('/__sandbox/requests?limit=abc'), 400, 'validation_failed', ['query.limit']],
     ['a negative limit', () => request(app).get('/__sandbox/requests?limit=-1'), 400, 'validation_failed', ['query.limit']],
@@ -125,7 +126,9 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
       refusalsThisMinute: 0,
       bannedUntil: null,
     });
-    const byId = await request(app).get(`/__sandbox/keys/${byValue.body.id as string}`).set(admin);
+    const byId = await request(app)
+      .get(`/__sandbox/keys/${byValue.body.id as string}`)
+      .set(admin);
     expect(byId.body).toEqual(byValue.body);
     const missing = await request(app).get('/__sandbox/keys/nobody').set(admin);
     expect(missing.status).toBe(404);

@@ -36,11 +36,11 @@ describe.each(EDGES)('authentication through the $name', ({ make }) => {
   });
 
   it('authenticates before validating: a bad body without a key gets 401, and stores nothing', async () => {
-    const before = (await sandbox.store.digest());
+    const before = await sandbox.store.digest();
     const res = await request(app).post('/v1/pets').set('Content-Type', 'application/json').send('{not json');
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('missing_credentials');
-    expect((await sandbox.store.digest())).toBe(before);
+    expect(await sandbox.store.digest()).toBe(before);
   });
 });
 
@@ -106,7 +106,16 @@ describe.each(EDGES)('CORS through the $name', ({ make }) => {
   it('exposes the rate-limit, paging and lifecycle headers to scripts', async () => {
     const res = await request(app).get('/v1/pets/1').set(auth()).set('Origin', 'http://localhost:5173');
     const exposed = String(res.headers['access-control-expose-headers']).split(', ');
-    for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Link', 'Location', 'Deprecation', 'Sunset']) {
+    for (const header of [
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Retry-After',
+      'Link',
+      'Location',
+      'Deprecation',
+      'Sunset',
+    ]) {
       expect(exposed).toContain(header);
     }
   });
@@ -123,7 +132,9 @@ describe.each(EDGES)('CORS through the $name', ({ make }) => {
 describe.each(EDGES)('overlong request targets through the $name', ({ make }) => {
   it('answers 414 uri_too_long in the Error shape', async () => {
     const app = make(await testSandbox());
-    const res = await request(app).get(`/v1/pets?status=${'a'.repeat(9000)}`).set(auth());
+    const res = await request(app)
+      .get(`/v1/pets?status=${'a'.repeat(9000)}`)
+      .set(auth());
     expect(res.status).toBe(414);
     expect(res.body).toEqual({ code: 'uri_too_long', message: expect.any(String), status: 414 });
     expect(res.headers['x-ratelimit-limit']).toBeDefined();

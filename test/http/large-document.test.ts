@@ -11,7 +11,11 @@ const GITHUB = join(dirname(require.resolve('@octokit/openapi/package.json')), '
 /** A large real-world OpenAPI 3.0 document (GitHub's REST API, about 1,000 operations) loads and serves. */
 describe("GitHub's REST description", () => {
   it('compiles every operation and answers by the document', async () => {
-    const sandbox = await testSandbox({ spec: GITHUB, fixtures: null, validation: { unknownQueryParameters: 'ignore', checkResponses: false } });
+    const sandbox = await testSandbox({
+      spec: GITHUB,
+      fixtures: null,
+      validation: { unknownQueryParameters: 'ignore', checkResponses: false },
+    });
     expect(sandbox.model.operations.length).toBeGreaterThan(900);
     const app = createNodeHandler(sandbox);
     const auth = { Authorization: 'Bearer demo-enterprise' };

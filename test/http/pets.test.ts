@@ -45,14 +45,19 @@ describe.each(EDGES)('pets, stateful, through the $name', ({ make }) => {
       if (url) expect(res.body).toHaveLength(7);
       pages++;
     }
-    const all = (await sandbox.store.list('default', 'pets', { after: undefined, limit: 1000, filters: [['status', 'available']] })).items.map((p) => p.id);
+    const all = (
+      await sandbox.store.list('default', 'pets', { after: undefined, limit: 1000, filters: [['status', 'available']] })
+    ).items.map((p) => p.id);
     expect(seen).toEqual(all);
     expect(new Set(seen).size).toBe(seen.length);
     expect(pages).toBe(Math.ceil(all.length / 7));
   });
 
   it('creates a pet with a service-assigned id and serves it back by id and in the list', async () => {
-    const created = await request(app).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 3, status: 'pending', id: 1, owner: 'x' });
+    const created = await request(app)
+      .post('/v1/pets')
+      .set(auth())
+      .send({ name: 'Rex', categoryId: 3, status: 'pending', id: 1, owner: 'x' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: 121, name: 'Rex', categoryId: 3, status: 'pending' });
     expect(created.headers.location).toBe('/v1/pets/121');
@@ -65,7 +70,12 @@ describe.each(EDGES)('pets, stateful, through the $name', ({ make }) => {
 
   it('gives unique ids to concurrent creates', async () => {
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => request(app).post('/v1/pets').set(auth()).send({ name: `Pet ${i}`, categoryId: 1 })),
+      Array.from({ length: 30 }, (_, i) =>
+        request(app)
+          .post('/v1/pets')
+          .set(auth())
+          .send({ name: `Pet ${i}`, categoryId: 1 }),
+      ),
     );
     const ids = results.map((r) => (expect(r.status).toBe(201), r.body.id));
     expect(new Set(ids).size).toBe(30);
@@ -108,16 +118,16 @@ describe('seeded data', () => {
     const a = await testSandbox({ seed: 42 });
     const b = await testSandbox({ seed: 42 });
     const c = await testSandbox({ seed: 43 });
-    expect((await a.store.digest())).toBe((await b.store.digest()));
-    expect((await a.store.digest())).not.toBe((await c.store.digest()));
+    expect(await a.store.digest()).toBe(await b.store.digest());
+    expect(await a.store.digest()).not.toBe(await c.store.digest());
   });
 
   it('returns to the seeded state on reset', async () => {
     const sandbox = await testSandbox();
-    const before = (await sandbox.store.digest());
+    const before = await sandbox.store.digest();
     await request(EDGES[0]!.make(sandbox)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 1 });
-    expect((await sandbox.store.digest())).not.toBe(before);
+    expect(await sandbox.store.digest()).not.toBe(before);
     await sandbox.reset();
-    expect((await sandbox.store.digest())).toBe(before);
+    expect(await sandbox.store.digest()).toBe(before);
   });
 });

@@ -104,6 +104,7 @@ describe.each(EDGES)('rate limits through the $name', ({ make }) => {
     it('2xx, 400, 404, 405, 413 and 415 each count one request of the key; 401 counts against the address', async () => {
       const { api } = await serve();
       const key = auth('demo-free');
+      // prettier-ignore
       const answers: [string, Response][] = [
         ['200', await api.get('/v1/pets').set(key)],
         ['201', await api.post('/v1/pets').set(key).send({ name: 'Rex', categoryId: 1 })],
@@ -143,7 +144,14 @@ describe.each(EDGES)('rate limits through the $name', ({ make }) => {
       expect(rest.map((r) => r.status)).toEqual(rest.map(() => 200));
       const refused = await api.get('/v1/pets').set(key);
       expect(refused.status).toBe(429);
-      expect(rate(refused)).toEqual({ limit: 60, remaining: 0, reset: MINUTE_END, policy: FREE_POLICY, ratelimit: '"minute";r=0;t=30', retryAfter: '30' });
+      expect(rate(refused)).toEqual({
+        limit: 60,
+        remaining: 0,
+        reset: MINUTE_END,
+        policy: FREE_POLICY,
+        ratelimit: '"minute";r=0;t=30',
+        retryAfter: '30',
+      });
     });
 
     it('leaves the CORS preflight alone: no rate-limit headers, no quota used', async () => {
@@ -180,7 +188,7 @@ describe.each(EDGES)('rate limits through the $name', ({ make }) => {
       expect(next.map((r) => r.status)).toEqual([200, 200, 200, 429]);
       // The day window (3 left of 8, fewer than the minute's 5) is the one described.
       expect(rate(next[0]!)).toMatchObject({ limit: 8, remaining: 2, reset: DAY_END });
-      expect(rate(next[3]!)).toMatchObject({ limit: 8, remaining: 0, reset: DAY_END, retryAfter: String(DAY_END - (MINUTE_END)) });
+      expect(rate(next[3]!)).toMatchObject({ limit: 8, remaining: 0, reset: DAY_END, retryAfter: String(DAY_END - MINUTE_END) });
       const inspected = await api.get('/__sandbox/keys/demo-free').set(ADMIN);
       expect(inspected.body.windows).toEqual([
         { window: 'minute', limit: 5, used: 3, remaining: 2, reset: MINUTE_END + 60 },
@@ -348,7 +356,10 @@ describe.each(EDGES)('rate limits through the $name', ({ make }) => {
           case 0:
             return api.get('/v1/pets').set(key);
           case 1:
-            return api.post('/v1/pets').set(key).send({ name: `Pet ${i}`, categoryId: 1 });
+            return api
+              .post('/v1/pets')
+              .set(key)
+              .send({ name: `Pet ${i}`, categoryId: 1 });
           case 2:
             return api.post('/v1/pets').set(key).send({ name: 1 });
           default:
@@ -444,7 +455,12 @@ describe.each(EDGES)('rate limits through the $name', ({ make }) => {
 
 describe('rate limits in the core (many requests, no sockets)', () => {
   let sequence = 0;
-  const call = (sandbox: Sandbox, headers: Record<string, string>, clientAddress = '203.0.113.7', path = '/v1/pets'): Promise<SandboxResponse> => {
+  const call = (
+    sandbox: Sandbox,
+    headers: Record<string, string>,
+    clientAddress = '203.0.113.7',
+    path = '/v1/pets',
+  ): Promise<SandboxResponse> => {
     const req: SandboxRequest = {
       id: `r${++sequence}`,
       method: 'GET',
@@ -479,7 +495,11 @@ describe('rate limits in the core (many requests, no sockets)', () => {
         statuses.set(label, (statuses.get(label) ?? 0) + 1);
       }
       // Every tenth-of-the-run: 60 counted (401), 20 refused, then banned.
-      expect(Object.fromEntries(statuses)).toEqual({ '401 invalid_api_key': 600, '429 rate_limited': 200, '429 key_banned': 100_000 - 800 });
+      expect(Object.fromEntries(statuses)).toEqual({
+        '401 invalid_api_key': 600,
+        '429 rate_limited': 200,
+        '429 key_banned': 100_000 - 800,
+      });
       const clients = new Set(get.mock.calls.map(([client]) => client));
       expect([...clients]).toEqual(['address:203.0.113.7']);
       const stores = new Set(get.mock.contexts);

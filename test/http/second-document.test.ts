@@ -27,7 +27,10 @@ describe.each(EDGES)('a second document (OpenAPI 3.0, no extensions) through the
   });
 
   it('infers list, create, read and delete from REST conventions', async () => {
-    const created = await request(app).post('/api/v2/books').set(key).send({ title: 'Dune', genre: 'novel', available: true, subtitle: null });
+    const created = await request(app)
+      .post('/api/v2/books')
+      .set(key)
+      .send({ title: 'Dune', genre: 'novel', available: true, subtitle: null });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ id: 11, title: 'Dune', genre: 'novel' });
     expect(created.headers.location).toBe('/api/v2/books/11');
@@ -50,7 +53,11 @@ describe.each(EDGES)('a second document (OpenAPI 3.0, no extensions) through the
     const first = await request(app).get('/api/v2/stats');
     const second = await request(app).get('/api/v2/stats');
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ books: expect.any(Number), members: expect.any(Number), opened: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(first.body).toEqual({
+      books: expect.any(Number),
+      members: expect.any(Number),
+      opened: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
     expect(second.body).toEqual(first.body);
   });
 

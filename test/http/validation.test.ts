@@ -18,6 +18,7 @@ interface Row {
 const JSON_TYPE = 'application/json';
 
 /** One row per request: what is sent, and the status, code and violated locations expected. */
+// prettier-ignore
 const ROWS: readonly Row[] = [
   { name: 'limit above the maximum', method: 'get', url: '/v1/pets?limit=101', status: 400, code: 'validation_failed', locations: ['query.limit'] },
   { name: 'limit below the minimum', method: 'get', url: '/v1/pets?limit=0', status: 400, code: 'validation_failed', locations: ['query.limit'] },
@@ -63,7 +64,7 @@ describe.each(EDGES)('request validation through the $name', ({ make }) => {
   });
 
   it.each(ROWS)('$name → $status $code', async (row) => {
-    const before = (await sandbox.store.digest());
+    const before = await sandbox.store.digest();
     let req = request(app)[row.method](row.url).set(auth());
     if (row.type !== undefined) req = req.set('Content-Type', row.type);
     const res = row.body === undefined ? await req : await req.send(row.body);
@@ -71,7 +72,7 @@ describe.each(EDGES)('request validation through the $name', ({ make }) => {
     if (row.status >= 400) {
       expect(res.body).toMatchObject({ code: row.code, status: row.status, message: expect.any(String) });
       expect(res.text).not.toMatch(/at .+\.(ts|js):\d+/);
-      expect((await sandbox.store.digest())).toBe(before);
+      expect(await sandbox.store.digest()).toBe(before);
       expect(res.headers['x-ratelimit-limit']).toBeDefined();
     }
     if (row.locations) {
@@ -83,11 +84,15 @@ describe.each(EDGES)('request validation through the $name', ({ make }) => {
 
   it('refuses a body over the size limit with 413 and stores nothing', async () => {
     const small = await testSandbox({ bodyLimit: 1024 });
-    const before = (await small.store.digest());
-    const res = await request(make(small)).post('/v1/pets').set(auth()).set('Content-Type', JSON_TYPE).send(JSON.stringify({ name: 'x'.repeat(2000), categoryId: 1 }));
+    const before = await small.store.digest();
+    const res = await request(make(small))
+      .post('/v1/pets')
+      .set(auth())
+      .set('Content-Type', JSON_TYPE)
+      .send(JSON.stringify({ name: 'x'.repeat(2000), categoryId: 1 }));
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'payload_too_large', status: 413 });
-    expect((await small.store.digest())).toBe(before);
+    expect(await small.store.digest()).toBe(before);
   });
 
   it('uses the default page size of 20 when limit is absent', async () => {
@@ -98,7 +103,9 @@ describe.each(EDGES)('request validation through the $name', ({ make }) => {
 
 describe('unknown query parameters', () => {
   it('are ignored by default', async () => {
-    const res = await request(EDGES[0]!.make(await testSandbox())).get('/v1/pets?stauts=sold').set(auth());
+    const res = await request(EDGES[0]!.make(await testSandbox()))
+      .get('/v1/pets?stauts=sold')
+      .set(auth());
     expect(res.status).toBe(200);
   });
 

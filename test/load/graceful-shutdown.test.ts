@@ -29,7 +29,11 @@ describe('SIGTERM under load', () => {
             agent,
             method: 'POST',
             path: '/v1/pets',
-            headers: { Authorization: 'Bearer crash-key', 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(head + tail)) },
+            headers: {
+              Authorization: 'Bearer crash-key',
+              'Content-Type': 'application/json',
+              'Content-Length': String(Buffer.byteLength(head + tail)),
+            },
           },
           (res) => {
             let body = '';

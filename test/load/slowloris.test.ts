@@ -11,10 +11,13 @@ const P99_BOUND_MS = 250;
 function get(agent: Agent, port: number): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, agent, path: '/v1/pets?limit=5', headers: { Authorization: 'Bearer crash-key' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, agent, path: '/v1/pets?limit=5', headers: { Authorization: 'Bearer crash-key' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -31,15 +34,17 @@ describe('slow clients', () => {
     const port = Number(new URL(running.url).port);
     const sockets: Socket[] = [];
     await Promise.all(
-      Array.from({ length: TRICKLERS }, () =>
-        new Promise<void>((resolve) => {
-          const socket = connect(port, '127.0.0.1', () => {
-            socket.write('GET /v1/pets HTTP/1.1\r\nHost: sandbox\r\n');
-            resolve();
-          });
-          socket.on('error', () => undefined);
-          sockets.push(socket);
-        }),
+      Array.from(
+        { length: TRICKLERS },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = connect(port, '127.0.0.1', () => {
+              socket.write('GET /v1/pets HTTP/1.1\r\nHost: sandbox\r\n');
+              resolve();
+            });
+            socket.on('error', () => undefined);
+            sockets.push(socket);
+          }),
       ),
     );
     let line = 0;

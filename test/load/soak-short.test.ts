@@ -8,7 +8,13 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 interface SoakReport {
-  readonly requests: { readonly total: number; readonly '2xx': number; readonly '4xx': number; readonly '5xx': number; readonly socket: number };
+  readonly requests: {
+    readonly total: number;
+    readonly '2xx': number;
+    readonly '4xx': number;
+    readonly '5xx': number;
+    readonly socket: number;
+  };
   readonly eventLoopDelayMs: { readonly p99: number };
 }
 

@@ -51,10 +51,50 @@ const JSON_TYPE = 'application/json';
 
 /** Integer parameter texts, percent-encoded where the raw text is not URL-safe. */
 const INTEGER_TEXTS = [
-  '0', '1', '2', '7', '20', '50', '99', '100', '101', '120', '1000', '9999', '-1', '-0', '00', '01', '007',
-  '1.0', '1.5', '10.00', '1e1', '1E1', '1e3', '0.5e1', '0x10', '0b11', '0o7', '%201', '1%20', '%091', '%2B1',
-  'Infinity', '-Infinity', 'NaN', 'abc', 'true', 'null', '1,2', '1_0', '%D9%A1',
-  '9007199254740991', '9007199254740992', '9007199254740993', '18446744073709551616',
+  '0',
+  '1',
+  '2',
+  '7',
+  '20',
+  '50',
+  '99',
+  '100',
+  '101',
+  '120',
+  '1000',
+  '9999',
+  '-1',
+  '-0',
+  '00',
+  '01',
+  '007',
+  '1.0',
+  '1.5',
+  '10.00',
+  '1e1',
+  '1E1',
+  '1e3',
+  '0.5e1',
+  '0x10',
+  '0b11',
+  '0o7',
+  '%201',
+  '1%20',
+  '%091',
+  '%2B1',
+  'Infinity',
+  '-Infinity',
+  'NaN',
+  'abc',
+  'true',
+  'null',
+  '1,2',
+  '1_0',
+  '%D9%A1',
+  '9007199254740991',
+  '9007199254740992',
+  '9007199254740993',
+  '18446744073709551616',
 ] as const;
 
 /** The hand-picked edge cases: each boundary, each text form, each media type. */
@@ -63,7 +103,21 @@ function edgeCases(): Case[] {
 
   // GET /pets: limit (1..100), after (int64 ≥ 0), status (enum), alone and together.
   for (const text of INTEGER_TEXTS) cases.push(get('/pets', `limit=${text}`));
-  for (const text of ['0', '1', '120', '-1', '-0', '00', '1e2', '0x1', '1.5', 'abc', '9007199254740991', '9007199254740992', '18446744073709551616']) {
+  for (const text of [
+    '0',
+    '1',
+    '120',
+    '-1',
+    '-0',
+    '00',
+    '1e2',
+    '0x1',
+    '1.5',
+    'abc',
+    '9007199254740991',
+    '9007199254740992',
+    '18446744073709551616',
+  ]) {
     cases.push(get('/pets', `after=${text}`));
   }
   for (const text of ['available', 'pending', 'sold', 'AVAILABLE', 'Sold', 'lost', 'available,sold', '%20available', 'available%20', '']) {
@@ -100,8 +154,30 @@ function edgeCases(): Case[] {
 
   // GET /pets/{petId}: int64 ≥ 1; an unknown id is a 404, which still means "valid request".
   for (const text of [
-    '1', '2', '120', '9999', '9007199254740991', '9007199254740992', '18446744073709551616', '0', '-1', '-0', '01',
-    '1.0', '1.5', '1e1', '0x10', '%201', '+1', '%2B1', '%31', 'abc', 'Infinity', 'true', '1,2', '%D9%A1',
+    '1',
+    '2',
+    '120',
+    '9999',
+    '9007199254740991',
+    '9007199254740992',
+    '18446744073709551616',
+    '0',
+    '-1',
+    '-0',
+    '01',
+    '1.0',
+    '1.5',
+    '1e1',
+    '0x10',
+    '%201',
+    '+1',
+    '%2B1',
+    '%31',
+    'abc',
+    'Infinity',
+    'true',
+    '1,2',
+    '%D9%A1',
   ]) {
     cases.push(get(`/pets/${text}`));
   }
@@ -147,7 +223,11 @@ function edgeCases(): Case[] {
     post(JSON_TYPE, "{'name':'Rex','categoryId':1}"),
     post(JSON_TYPE, '   ', '<three spaces>'),
     post(JSON_TYPE, '', '<empty>'),
-    post(JSON_TYPE, Buffer.concat([Buffer.from('{"name":"R'), Buffer.from([0xff, 0xfe]), Buffer.from('x","categoryId":1}')]), '{"name":"R<bytes FF FE>x","categoryId":1}'),
+    post(
+      JSON_TYPE,
+      Buffer.concat([Buffer.from('{"name":"R'), Buffer.from([0xff, 0xfe]), Buffer.from('x","categoryId":1}')]),
+      '{"name":"R<bytes FF FE>x","categoryId":1}',
+    ),
   );
 
   // POST /pets: a valid body under other Content-Types, and with none.
@@ -176,7 +256,11 @@ function edgeCases(): Case[] {
   cases.push(
     post(undefined, valid),
     post('application/x-www-form-urlencoded', 'name=Rex&categoryId=1'),
-    post('multipart/form-data; boundary=xyz', '--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nRex\r\n--xyz--\r\n', '<a form with name=Rex>'),
+    post(
+      'multipart/form-data; boundary=xyz',
+      '--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nRex\r\n--xyz--\r\n',
+      '<a form with name=Rex>',
+    ),
     post('Application/JSON; Charset=UTF-8', valid),
     post('text/plain', '', '<empty>'),
     post('text/plain', 'Rex'),
@@ -193,14 +277,23 @@ const SEED = 20261122;
  * where the two validators should simply agree.
  */
 function drawnCases(): Case[] {
-  const some = <T>(arbitrary: fc.Arbitrary<T>, count: number, offset: number): T[] => fc.sample(arbitrary, { seed: SEED + offset, numRuns: count });
+  const some = <T>(arbitrary: fc.Arbitrary<T>, count: number, offset: number): T[] =>
+    fc.sample(arbitrary, { seed: SEED + offset, numRuns: count });
   const integerText = (min: number, max: number) =>
-    fc.oneof({ arbitrary: fc.integer({ min, max }), weight: 4 }, { arbitrary: fc.constantFrom(-(2 ** 53 - 1), 2 ** 53 - 1, 2 ** 31, -(2 ** 31)), weight: 1 }).map(String);
+    fc
+      .oneof(
+        { arbitrary: fc.integer({ min, max }), weight: 4 },
+        { arbitrary: fc.constantFrom(-(2 ** 53 - 1), 2 ** 53 - 1, 2 ** 31, -(2 ** 31)), weight: 1 },
+      )
+      .map(String);
   const listQuery = fc
     .record(
       {
         limit: fc.oneof({ arbitrary: integerText(1, 100), weight: 3 }, integerText(-10, 120)),
-        status: fc.oneof({ arbitrary: fc.constantFrom('available', 'pending', 'sold'), weight: 3 }, fc.constantFrom('lost', 'Available', 'SOLD', 'availabl')),
+        status: fc.oneof(
+          { arbitrary: fc.constantFrom('available', 'pending', 'sold'), weight: 3 },
+          fc.constantFrom('lost', 'Available', 'SOLD', 'availabl'),
+        ),
         after: fc.oneof({ arbitrary: integerText(0, 200), weight: 3 }, integerText(-10, 200)),
       },
       { requiredKeys: [] },
@@ -208,9 +301,25 @@ function drawnCases(): Case[] {
     .map((params) => new URLSearchParams(params as Record<string, string>).toString());
   const body = fc.record(
     {
-      name: fc.oneof({ arbitrary: fc.string({ maxLength: 20 }), weight: 6 }, fc.integer(), fc.boolean(), fc.constant(null), fc.constant([])),
-      categoryId: fc.oneof({ arbitrary: fc.integer(), weight: 6 }, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 3 }), fc.constant(null)),
-      status: fc.oneof({ arbitrary: fc.constantFrom('available', 'pending', 'sold'), weight: 6 }, fc.string({ maxLength: 8 }), fc.integer(), fc.constant(null)),
+      name: fc.oneof(
+        { arbitrary: fc.string({ maxLength: 20 }), weight: 6 },
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.constant([]),
+      ),
+      categoryId: fc.oneof(
+        { arbitrary: fc.integer(), weight: 6 },
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.string({ maxLength: 3 }),
+        fc.constant(null),
+      ),
+      status: fc.oneof(
+        { arbitrary: fc.constantFrom('available', 'pending', 'sold'), weight: 6 },
+        fc.string({ maxLength: 8 }),
+        fc.integer(),
+        fc.constant(null),
+      ),
       note: fc.string({ maxLength: 10 }),
     },
     { requiredKeys: [] },
@@ -237,13 +346,18 @@ interface Difference {
   readonly reason: string;
 }
 
-const CANONICAL = 'integer text must be canonical decimal (no exponent, hex/binary/octal, blanks, plus sign, signed zero, leading zeros or fraction); Prism coerces with Number()';
-const EMPTY = 'an empty value is not a value of the schema, and the parameter does not set allowEmptyValue (OpenAPI 3.1 Parameter Object); Prism treats it as absent';
+const CANONICAL =
+  'integer text must be canonical decimal (no exponent, hex/binary/octal, blanks, plus sign, signed zero, leading zeros or fraction); Prism coerces with Number()';
+const EMPTY =
+  'an empty value is not a value of the schema, and the parameter does not set allowEmptyValue (OpenAPI 3.1 Parameter Object); Prism treats it as absent';
 const CHARSET = 'a JSON body must be UTF-8 (RFC 8259 §8.1), so another declared charset is refused; Prism ignores the charset';
-const NOT_UTF8 = 'a JSON body that is not valid UTF-8 is malformed (RFC 8259 §8.1); Prism validates the decoded text, U+FFFD in place of the bad bytes';
-const MEDIA = 'Content-Type must match a declared media type, exactly or by a declared range; Prism compares only the +json suffix, so any +json type passes as application/json';
+const NOT_UTF8 =
+  'a JSON body that is not valid UTF-8 is malformed (RFC 8259 §8.1); Prism validates the decoded text, U+FFFD in place of the bad bytes';
+const MEDIA =
+  'Content-Type must match a declared media type, exactly or by a declared range; Prism compares only the +json suffix, so any +json type passes as application/json';
 const CASE = 'query parameter names are case-sensitive (RFC 3986 §6.2.2.1); Prism lower-cases them, so LIMIT is judged as limit';
-const ENCODING = 'a query string with broken percent-encoding is malformed (RFC 3986 §2.1) even in an unknown parameter; Prism passes it through';
+const ENCODING =
+  'a query string with broken percent-encoding is malformed (RFC 3986 §2.1) even in an unknown parameter; Prism passes it through';
 
 const rejectedByUs = (reason: string): Difference => ({ ours: 'rejected', prism: 'accepted', reason });
 
@@ -258,7 +372,9 @@ const DIFFERENCES: ReadonlyMap<string, Difference> = new Map<string, Difference>
   ['GET /pets?limit', rejectedByUs(EMPTY)],
   ['GET /pets?after=', rejectedByUs(EMPTY)],
   ['GET /pets?status=', rejectedByUs(EMPTY)],
-  ...['iso-8859-1', 'us-ascii', 'windows-1252'].map((charset) => [`POST /pets [application/json; charset=${charset}] {"name":"Rex","categoryId":1}`, rejectedByUs(CHARSET)] as const),
+  ...['iso-8859-1', 'us-ascii', 'windows-1252'].map(
+    (charset) => [`POST /pets [application/json; charset=${charset}] {"name":"Rex","categoryId":1}`, rejectedByUs(CHARSET)] as const,
+  ),
   ['POST /pets [application/json] {"name":"R<bytes FF FE>x","categoryId":1}', rejectedByUs(NOT_UTF8)],
   ['POST /pets [application/vnd.api+json] {"name":"Rex","categoryId":1}', rejectedByUs(MEDIA)],
   ['POST /pets [application/problem+json] {"name":"Rex","categoryId":1}', rejectedByUs(MEDIA)],
@@ -400,7 +516,7 @@ describe('request validation agrees with Prism as an oracle', () => {
       }
 
       let prismVerdict: Verdict;
-      let prismWhy = '';
+      let prismWhy: string;
       const input = prismInput(c);
       if (!input.ok) {
         prismVerdict = 'rejected';
@@ -425,6 +541,7 @@ describe('request validation agrees with Prism as an oracle', () => {
   });
 
   it('agrees with Prism on every case except the deliberate differences', () => {
+    // prettier-ignore
     const unexpected = [...outcomes.values()].filter((o) => o.ours !== o.prism && !DIFFERENCES.has(o.c.name) && !SUSPECTED_BUGS.has(o.c.name));
     expect(unexpected.map(describeOutcome)).toEqual([]);
   });
@@ -434,6 +551,7 @@ describe('request validation agrees with Prism as an oracle', () => {
     expect(agreeing / outcomes.size).toBeGreaterThanOrEqual(0.9);
   });
 
+  // prettier-ignore
   describe.each([...DIFFERENCES].map(([name, difference]) => ({ name, ...difference })))('deliberate difference: $name', ({ name, ours, prism, reason }) => {
     it(`ours ${ours}, Prism ${prism}: ${reason}`, () => {
       const outcome = outcomes.get(name);

@@ -17,9 +17,19 @@ describe('secrets', () => {
     const running = await startCli(['--data', data, '--admin-token', ADMIN]);
     const admin = { Authorization: `Bearer ${ADMIN}` };
     const base = running.url.replace(/\/v1$/, '');
-    const issued = (await (await fetch(`${base}/__sandbox/keys`, { method: 'POST', headers: { ...admin, 'Content-Type': 'application/json' }, body: '{"plan":"pro"}' })).json()) as { key: string };
+    const issued = (await (
+      await fetch(`${base}/__sandbox/keys`, {
+        method: 'POST',
+        headers: { ...admin, 'Content-Type': 'application/json' },
+        body: '{"plan":"pro"}',
+      })
+    ).json()) as { key: string };
     for (const key of ['demo-free', 'demo-pro', issued.key, 'not-a-key']) {
-      await fetch(`${running.url}/pets`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' });
+      await fetch(`${running.url}/pets`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: '{"name":"Rex","categoryId":1}',
+      });
     }
     await fetch(`${base}/__sandbox/keys/${encodeURIComponent(issued.key)}`, { headers: admin });
     await fetch(`${base}/__sandbox/reset`, { method: 'POST', headers: { Authorization: 'Bearer demo-enterprise' } });
@@ -41,7 +51,10 @@ describe('secrets', () => {
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('admin_unauthorized');
     }
-    const good = await request(app).post('/__sandbox/keys').set({ Authorization: `Bearer ${ADMIN_TOKEN}` }).send({ plan: 'enterprise' });
+    const good = await request(app)
+      .post('/__sandbox/keys')
+      .set({ Authorization: `Bearer ${ADMIN_TOKEN}` })
+      .send({ plan: 'enterprise' });
     expect(good.status).toBe(201);
   });
 

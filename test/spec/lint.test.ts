@@ -40,7 +40,8 @@ function lint(file: string): Promise<LintResult[]> {
   });
 }
 
-const describeResult = (r: LintResult): string => `${r.code} at ${r.path.join('.') || '(root)'} (line ${r.range.start.line + 1}): ${r.message}`;
+const describeResult = (r: LintResult): string =>
+  `${r.code} at ${r.path.join('.') || '(root)'} (line ${r.range.start.line + 1}): ${r.message}`;
 
 /** Every document the repository ships: the served API's and the sandbox's own admin API. */
 const DOCUMENTS = ['openapi/petstore.yaml', 'openapi/admin.yaml'] as const;

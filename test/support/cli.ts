@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
@@ -15,6 +16,10 @@ export interface Running {
 /** Starts the built CLI on a free port and resolves once it prints its ready line. */
 export function startCli(args: readonly string[] = [], env: Record<string, string> = {}): Promise<Running> {
   const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { env: { ...process.env, ...env } });
+  // A test that fails before it stops its server must not leave the server running.
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const waitFor = (text: string): Promise<void> =>
@@ -41,7 +46,10 @@ export function startCli(args: readonly string[] = [], env: Record<string, strin
 }
 
 /** Runs the CLI to completion and returns its exit code and output. */
-export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';

@@ -11,20 +11,34 @@ export const ADMIN_TOKEN = 'test-admin-token';
 /** Every test starts at this instant on a frozen clock: time moves only when a test moves it. */
 export const START = '2026-11-22T10:00:30Z';
 
-type Overrides = { [K in keyof SandboxConfig]?: SandboxConfig[K] extends object ? Partial<SandboxConfig[K]> | SandboxConfig[K] : SandboxConfig[K] };
+type Overrides = {
+  [K in keyof SandboxConfig]?: SandboxConfig[K] extends object ? Partial<SandboxConfig[K]> | SandboxConfig[K] : SandboxConfig[K];
+};
 
 /** The real sandbox on the real Pet Store document, with answers checked against the document. */
 export async function testSandbox(overrides: Overrides = {}): Promise<Sandbox> {
-  const base = { ...DEFAULT_CONFIG, adminToken: ADMIN_TOKEN, log: { level: 'silent' }, clock: { frozenAt: START }, validation: { unknownQueryParameters: 'ignore', checkResponses: true } };
+  const base = {
+    ...DEFAULT_CONFIG,
+    adminToken: ADMIN_TOKEN,
+    log: { level: 'silent' },
+    clock: { frozenAt: START },
+    validation: { unknownQueryParameters: 'ignore', checkResponses: true },
+  };
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(overrides)) {
     const current = merged[key];
-    merged[key] = value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' ? { ...current, ...value } : value;
+    merged[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object'
+        ? { ...current, ...value }
+        : value;
   }
   return createSandbox(checkConfig(merged));
 }
 
-export type Edge = { readonly name: string; readonly make: (sandbox: Sandbox) => Express | ((req: IncomingMessage, res: ServerResponse) => void) };
+export type Edge = {
+  readonly name: string;
+  readonly make: (sandbox: Sandbox) => Express | ((req: IncomingMessage, res: ServerResponse) => void);
+};
 
 /** Both HTTP edges: HTTP behaviour tests run against each. */
 export const EDGES: readonly Edge[] = [

@@ -36,7 +36,9 @@ describe('readBearer (RFC 6750 §2.1)', () => {
   });
   it('builds challenges without an error code when nothing was sent', () => {
     expect(bearerChallenge('r')).toBe('Bearer realm="r"');
-    expect(bearerChallenge('r', { code: 'invalid_token', description: 'bad "key"' })).toBe('Bearer realm="r", error="invalid_token", error_description="bad key"');
+    expect(bearerChallenge('r', { code: 'invalid_token', description: 'bad "key"' })).toBe(
+      'Bearer realm="r", error="invalid_token", error_description="bad key"',
+    );
   });
 });
 

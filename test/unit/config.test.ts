@@ -21,7 +21,9 @@ describe('loadConfig', () => {
   });
 
   it('reads a partial file: what it leaves out keeps its default', async () => {
-    const path = await configFile('plans:\n  enterprise: { perMinute: 5000, perDay: 1000000 }\n  free: { perMinute: 10, perDay: 100 }\nkeys:\n  - { key: my-key, plan: enterprise }\n');
+    const path = await configFile(
+      'plans:\n  enterprise: { perMinute: 5000, perDay: 1000000 }\n  free: { perMinute: 10, perDay: 100 }\nkeys:\n  - { key: my-key, plan: enterprise }\n',
+    );
     const config = await loadConfig({ config: path }, {});
     expect(config.plans.free).toEqual({ perMinute: 10, perDay: 100 });
     expect(config.plans.pro).toEqual(DEFAULT_CONFIG.plans.pro);

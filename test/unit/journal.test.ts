@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { Journal, type JournalEntry } from '../../src/journal/journal.js';
 
 const entry = (n: number): JournalEntry => ({
-  id: String(n), time: n, method: 'GET', path: '/', query: '', operationId: undefined, status: 200, code: undefined, keyId: undefined, durationMs: 1,
+  id: String(n),
+  time: n,
+  method: 'GET',
+  path: '/',
+  query: '',
+  operationId: undefined,
+  status: 200,
+  code: undefined,
+  keyId: undefined,
+  durationMs: 1,
 });
 
 describe('Journal', () => {

@@ -32,7 +32,9 @@ const CLIENTS: readonly Client[] = [
   { id: 'address:127.0.0.1', plan: 'b' },
 ];
 
-const plan = fc.integer({ min: 1, max: 6 }).chain((perMinute) => fc.record({ perMinute: fc.constant(perMinute), perDay: fc.integer({ min: 1, max: 20 }) }));
+const plan = fc
+  .integer({ min: 1, max: 6 })
+  .chain((perMinute) => fc.record({ perMinute: fc.constant(perMinute), perDay: fc.integer({ min: 1, max: 20 }) }));
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 12, arbitrary: fc.record({ t: fc.constant('req' as const), client: fc.integer({ min: 0, max: CLIENTS.length - 1 }) }) },
@@ -79,7 +81,8 @@ class Reference {
     const ban = this.bannedUntil.get(client.id) ?? 0;
     const full = Math.max(used.minute >= limits.perMinute ? minuteStart + MINUTE : 0, used.day >= limits.perDay ? dayStart + DAY : 0);
     // While banned, Retry-After is the later of the ban's end and the end of any full window.
-    if (ban > now) return { code: 'key_banned', retryAfter: Math.max(1, Math.ceil((Math.max(ban, full) - now) / 1000)), headers: headers(ban) };
+    if (ban > now)
+      return { code: 'key_banned', retryAfter: Math.max(1, Math.ceil((Math.max(ban, full) - now) / 1000)), headers: headers(ban) };
     if (used.minute < limits.perMinute && used.day < limits.perDay) {
       this.counts.set(m, ++used.minute);
       this.counts.set(d, ++used.day);
@@ -195,8 +198,14 @@ describe('Limiter properties (fast-check, fixed seed)', () => {
         for (const { client, now, verdict } of (await run(s)).steps) {
           const expected = reference.decide(client, now);
           const h = verdict.headers;
-          const headers = { limit: integer(h['x-ratelimit-limit']), remaining: integer(h['x-ratelimit-remaining']), reset: integer(h['x-ratelimit-reset']) };
-          const actual = verdict.admitted ? { code: 'admitted', headers } : { code: verdict.code, retryAfter: integer(h['retry-after']), headers };
+          const headers = {
+            limit: integer(h['x-ratelimit-limit']),
+            remaining: integer(h['x-ratelimit-remaining']),
+            reset: integer(h['x-ratelimit-reset']),
+          };
+          const actual = verdict.admitted
+            ? { code: 'admitted', headers }
+            : { code: verdict.code, retryAfter: integer(h['retry-after']), headers };
           expect(actual).toEqual(expected);
           seen[actual.code as keyof typeof seen]++;
         }
@@ -226,7 +235,8 @@ describe('Limiter properties (fast-check, fixed seed)', () => {
         const wait = integer(refused.headers['retry-after']);
         expect(wait).toBeGreaterThanOrEqual(1);
         // Histories are deterministic: replay to try each moment once, on a fresh limiter.
-        const at = async (seconds: number) => (await run(s, [...burst, { t: 'move', ms: seconds * 1000 }, { t: 'req', client: who }])).steps.at(-1)!.verdict;
+        const at = async (seconds: number) =>
+          (await run(s, [...burst, { t: 'move', ms: seconds * 1000 }, { t: 'req', client: who }])).steps.at(-1)!.verdict;
         const late = await at(wait);
         const early = await at(wait - 1);
         checked[refused.code]++;

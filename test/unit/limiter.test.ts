@@ -172,7 +172,12 @@ describe('Limiter: the day window', () => {
     expect(admitted).toBe(960);
     // 40 more in the 17th minute, and then the day window stops it, not the minute window.
     expect(await takeMany(limiter, key('k'), 40)).toBe(40);
-    expect(await limiter.inspect(key('k'))).toMatchObject({ windows: [{ used: 40, remaining: 20 }, { used: 1_000, remaining: 0 }] });
+    expect(await limiter.inspect(key('k'))).toMatchObject({
+      windows: [
+        { used: 40, remaining: 20 },
+        { used: 1_000, remaining: 0 },
+      ],
+    });
     const v = await limiter.take(key('k'));
     expect(codeOf(v)).toBe('rate_limited');
     if (v.admitted) return;
@@ -398,7 +403,9 @@ describe('Limiter: clients', () => {
     const { limiter } = setup();
     const verdicts = await Promise.all(Array.from({ length: 240 }, () => limiter.take(key('k'))));
     expect(verdicts.filter((v) => v.admitted)).toHaveLength(60);
-    expect(verdicts.slice(0, 60).map((v) => Number(v.headers['x-ratelimit-remaining']))).toEqual(Array.from({ length: 60 }, (_, i) => 59 - i));
+    expect(verdicts.slice(0, 60).map((v) => Number(v.headers['x-ratelimit-remaining']))).toEqual(
+      Array.from({ length: 60 }, (_, i) => 59 - i),
+    );
     expect(verdicts.slice(60).every((v) => !v.admitted)).toBe(true);
   });
 });

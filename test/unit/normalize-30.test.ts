@@ -13,7 +13,11 @@ describe('normalize30 (OpenAPI 3.0 schemas to draft-07)', () => {
   });
 
   it('turns boolean exclusive bounds into numeric ones', () => {
-    expect(normalize30({ type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false })).toEqual({ type: 'number', exclusiveMinimum: 0, maximum: 9 });
+    expect(normalize30({ type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false })).toEqual({
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 9,
+    });
   });
 
   it('works at any depth and leaves its input alone', () => {

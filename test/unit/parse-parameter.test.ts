@@ -4,7 +4,15 @@ import { parseParameter } from '../../src/validation/parse-parameter.js';
 import { parseQuery } from '../../src/validation/parse-query.js';
 
 const spec = (overrides: Partial<ParameterSpec>): ParameterSpec => ({
-  name: 'p', in: 'query', required: false, schemaPointer: undefined, kind: 'string', itemKind: 'any', style: 'form', explode: true, ...overrides,
+  name: 'p',
+  in: 'query',
+  required: false,
+  schemaPointer: undefined,
+  kind: 'string',
+  itemKind: 'any',
+  style: 'form',
+  explode: true,
+  ...overrides,
 });
 
 describe('parseParameter', () => {
@@ -19,7 +27,12 @@ describe('parseParameter', () => {
     },
   );
 
-  it.each([['1.5', 1.5], ['-0.25', -0.25], ['2e3', 2000], ['0', 0]])('reads the number %s', (text, value) => {
+  it.each([
+    ['1.5', 1.5],
+    ['-0.25', -0.25],
+    ['2e3', 2000],
+    ['0', 0],
+  ])('reads the number %s', (text, value) => {
     expect(parseParameter(spec({ kind: 'number' }), [text])).toEqual({ ok: true, value });
   });
   it.each(['.5', '1.', 'Infinity', '1e999', '0x1'])('refuses %j as a number', (text) => {
@@ -45,7 +58,12 @@ describe('parseParameter', () => {
 describe('parseQuery', () => {
   it('keeps repetitions, decodes + and percent-encoding', () => {
     const parsed = parseQuery('a=1&a=2&b=x+y&c=%C3%A9&d');
-    expect(parsed.ok && [...parsed.values]).toEqual([['a', ['1', '2']], ['b', ['x y']], ['c', ['é']], ['d', ['']]]);
+    expect(parsed.ok && [...parsed.values]).toEqual([
+      ['a', ['1', '2']],
+      ['b', ['x y']],
+      ['c', ['é']],
+      ['d', ['']],
+    ]);
   });
 
   it('refuses broken percent-encoding', () => {

@@ -2,9 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { Router, type Routable } from '../../src/routing/router.js';
 
 /** A route as the router sees it: any record with a method and a path template. */
-const op = (method: string, pathTemplate: string): Routable & { readonly id: string } => ({ id: `${method} ${pathTemplate}`, method, pathTemplate });
+const op = (method: string, pathTemplate: string): Routable & { readonly id: string } => ({
+  id: `${method} ${pathTemplate}`,
+  method,
+  pathTemplate,
+});
 
-const router = new Router([op('GET', '/pets'), op('POST', '/pets'), op('GET', '/pets/{petId}'), op('GET', '/pets/mine'), op('GET', '/a/{x}/b/{y}')], '/v1');
+const router = new Router(
+  [op('GET', '/pets'), op('POST', '/pets'), op('GET', '/pets/{petId}'), op('GET', '/pets/mine'), op('GET', '/a/{x}/b/{y}')],
+  '/v1',
+);
 
 describe('Router', () => {
   it('matches templated paths and decodes their parameters', () => {

@@ -1,0 +1,141 @@
+// Layering for src/ (one folder = one layer); an import may point only inward/downward:
+//
+//   cli ─► http ─► core ─► admin ─► pipeline ─► generation ─► domain folders ─► vocabulary
+//
+//   vocabulary  the ground floor: error catalogue, request/answer records, operation types
+//   domain      openapi clock config auth limits routing validation mock seeding store dispatch journal
+//               (may import vocabulary and each other; openapi is the document layer and stays below
+//               store, seeding, dispatch, mock, limits and auth; store stays below dispatch)
+//   generation  everything compiled from the document, swapped as one (not in the first layer list: placed
+//               here from its imports, which are vocabulary and domain only, and its importers, pipeline,
+//               admin and core)
+//   pipeline    the request steps; admin the admin API; core the sandbox; http the Node/Express edge;
+//   cli         the command line, the top.
+//
+// Type-only imports count (tsPreCompilationDeps): a type from a higher layer is still a dependency on it.
+// Run: npx depcruise src --config .dependency-cruiser.cjs
+
+const DOMAIN = 'openapi|clock|config|auth|limits|routing|validation|mock|seeding|store|dispatch|journal';
+const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|core|http|cli`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'vocabulary-is-the-ground-floor',
+      comment: 'src/vocabulary/ may import nothing else under src/: every other layer stands on it, so it stands on nothing.',
+      severity: 'error',
+      from: { path: '^src/vocabulary/' },
+      to: { path: '^src/', pathNot: '^src/vocabulary/' },
+    },
+    {
+      name: 'domain-stays-below-the-pipeline',
+      comment: `The domain folders (${DOMAIN.split('|').join(', ')}) may import vocabulary and each other, never generation, pipeline, admin, core, http, cli or src/index.ts.`,
+      severity: 'error',
+      from: { path: `^src/(${DOMAIN})/` },
+      to: { path: '^src/((generation|pipeline|admin|core|http|cli)/|index\\.ts$)' },
+    },
+    {
+      name: 'generation-stays-below-the-pipeline',
+      comment: 'src/generation/ may import vocabulary and the domain folders, never pipeline, admin, core, http, cli or src/index.ts.',
+      severity: 'error',
+      from: { path: '^src/generation/' },
+      to: { path: '^src/((pipeline|admin|core|http|cli)/|index\\.ts$)' },
+    },
+    {
+      name: 'openapi-is-the-document-layer',
+      comment:
+        'src/openapi/ (reading and compiling the document) may import vocabulary, clock, config, routing, validation and journal, ' +
+        'never store, seeding, dispatch, mock, limits or auth: those are built from its operation model, not the other way round.',
+      severity: 'error',
+      from: { path: '^src/openapi/' },
+      to: { path: '^src/(store|seeding|dispatch|mock|limits|auth)/' },
+    },
+    {
+      name: 'store-stays-below-dispatch',
+      comment: 'src/store/ (the repository) may not import src/dispatch/: dispatch calls the store, the store knows nothing of actions.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/dispatch/' },
+    },
+    {
+      name: 'pipeline-stays-below-admin',
+      comment: 'src/pipeline/ may import vocabulary, the domain folders and generation, never admin, core, http, cli or src/index.ts.',
+      severity: 'error',
+      from: { path: '^src/pipeline/' },
+      to: { path: '^src/((admin|core|http|cli)/|index\\.ts$)' },
+    },
+    {
+      name: 'admin-stays-below-core',
+      comment: 'src/admin/ may import vocabulary, the domain folders, generation and pipeline, never core, http, cli or src/index.ts.',
+      severity: 'error',
+      from: { path: '^src/admin/' },
+      to: { path: '^src/((core|http|cli)/|index\\.ts$)' },
+    },
+    {
+      name: 'core-stays-below-http',
+      comment:
+        'src/core/ may import every layer below it (vocabulary, domain, generation, pipeline, admin), never http, cli or src/index.ts.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/((http|cli)/|index\\.ts$)' },
+    },
+    {
+      name: 'http-stays-below-cli',
+      comment: 'src/http/ (the Express/Node edge) may import everything below it, never cli or src/index.ts.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/(cli/|index\\.ts$)' },
+    },
+    {
+      name: 'index-is-the-public-entry',
+      comment: 'src/index.ts is the package entry for outside users; nothing inside src/ imports it (cli imports the layers directly).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/index\\.ts$' },
+      to: { path: '^src/index\\.ts$' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycles anywhere in src/ (type-only cycles included: they are a layering knot even if they vanish at run time).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'src-does-not-import-tests-or-bench',
+      comment: 'src/ is shipped; test/ and bench/ are not. src/ may not import from them.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'src-imports-resolve',
+      comment: 'Every import in src/ must resolve (a .js specifier to its .ts file); an unresolved one would pass every layer rule unseen.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'folder-has-a-layer',
+      comment: `Every folder under src/ belongs to a layer (${LAYERS.split('|').join(', ')}); add a new folder to .dependency-cruiser.cjs.`,
+      severity: 'warn',
+      from: { path: '^src/[^/]+/', pathNot: `^src/(${LAYERS})/` },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|coverage|bench/results)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    // Node ESM + TypeScript NodeNext: `./x.js` in source resolves to `./x.ts` (dependency-cruiser does this for TS sources).
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
