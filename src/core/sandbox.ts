@@ -17,7 +17,7 @@ import type { Surface } from '../pipeline/surface.js';
 import { loadFixtures, NO_FIXTURES } from '../seeding/fixtures.js';
 import { MemoryRecordStore } from '../store/memory-store.js';
 import type { RecordStore } from '../store/record-store.js';
-import { errorBody } from '../vocabulary/errors.js';
+import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { Exchange, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 import type { ApiModel } from '../vocabulary/operation.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
@@ -94,42 +94,34 @@ export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
           { reset, clocks, keys, plans: Object.keys(config.plans), limiter, journal, inFlight: () => inFlight },
         );
 
-  const route = async (req: SandboxRequest): Promise<PipelineResult> => {
-    if (req.path !== ADMIN_PREFIX && !req.path.startsWith(`${ADMIN_PREFIX}/`)) {
-      inFlight++;
-      try {
-        return await runPipeline(api, req);
-      } finally {
-        inFlight--;
-      }
-    }
-    if (admin) return runPipeline(admin, req);
-    const body = errorBody('route_not_found', 'The admin API is disabled: start the sandbox with an admin token');
-    return {
-      response: { status: 404, headers: answerHeaders({ own: {}, requestId: req.id, hasBody: true }), body },
-      operation: undefined,
-      caller: undefined,
-    };
-  };
-
   const handle = async (req: SandboxRequest): Promise<SandboxResponse> => {
     const started = performance.now();
-    let exchange: Omit<Exchange, 'durationMs' | 'request'>;
+    let result: PipelineResult;
+    let failure: { error: unknown } | undefined;
+    const toAdmin = req.path === ADMIN_PREFIX || req.path.startsWith(`${ADMIN_PREFIX}/`);
+    // In flight: API requests only (the admin API's metrics report it).
+    if (!toAdmin) inFlight++;
     try {
-      const { response, operation, caller } = await route(req);
-      exchange = { response, operationId: operation?.id, keyId: caller?.keyId };
+      if (!toAdmin) result = await runPipeline(api, req);
+      else if (admin) result = await runPipeline(admin, req);
+      else result = bare(req, errorBody('route_not_found', 'The admin API is disabled: start the sandbox with an admin token'));
     } catch (error) {
-      const body = errorBody('internal_error', `The sandbox failed on this request (id ${req.id}); it has been logged`);
-      exchange = {
-        response: { status: 500, headers: answerHeaders({ own: {}, requestId: req.id, hasBody: true }), body },
-        operationId: undefined,
-        keyId: undefined,
-        error,
-      };
+      result = bare(req, errorBody('internal_error', `The sandbox failed on this request (id ${req.id}); it has been logged`));
+      failure = { error };
+    } finally {
+      if (!toAdmin) inFlight--;
     }
-    const done: Exchange = { ...exchange, request: req, durationMs: performance.now() - started };
+    const { response, operation, caller } = result;
+    const done: Exchange = {
+      request: req,
+      response,
+      operationId: operation?.id,
+      keyId: caller?.keyId,
+      durationMs: performance.now() - started,
+      ...failure,
+    };
     for (const listener of listeners) listener(done);
-    return done.response;
+    return response;
   };
 
   return {
@@ -153,4 +145,13 @@ export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
 function listenerOf(journal: Journal, clocks: WorkspaceClocks): (exchange: Exchange) => void {
   const clock = clocks.of(DEFAULT_WORKSPACE);
   return (exchange) => journal.add(toJournalEntry(exchange, clock.now()));
+}
+
+/** An answer the sandbox gives outside any surface: the Error shape, the standard headers. */
+function bare(req: SandboxRequest, body: ErrorBody): PipelineResult {
+  return {
+    response: { status: body.status, headers: answerHeaders({ own: {}, requestId: req.id, hasBody: true }), body },
+    operation: undefined,
+    caller: undefined,
+  };
 }

@@ -1,3 +1,4 @@
+import type { Awaitable } from '../vocabulary/exchange.js';
 import { WINDOWS, windowStart } from './windows.js';
 
 /** Counts in each window for one client, with the start of the window each count belongs to. */
@@ -38,11 +39,11 @@ export type TakeOutcome =
 /**
  * The counter-store contract the limiter works through. `take` is one atomic step: check the ban,
  * check every window against its limit, and count the request in all of them, or record the
- * refusal. Asynchronous, so a shared store (Redis with one server-side script, say) can fulfil it
- * for several replicas; the in-memory store below is the default.
+ * refusal. It may answer asynchronously, so a shared store (Redis with one server-side script, say)
+ * can fulfil it for several replicas; the in-memory store below, the default, answers at once.
  */
 export interface CounterStore {
-  take(client: string, policy: LimitPolicy, nowMs: number): Promise<TakeOutcome>;
+  take(client: string, policy: LimitPolicy, nowMs: number): Awaitable<TakeOutcome>;
   /** The client's counters rolled forward to `nowMs`, changing nothing. */
   inspect(client: string, nowMs: number): Promise<ClientState>;
   reset(): Promise<void>;
@@ -75,7 +76,7 @@ export class MemoryCounterStore implements CounterStore {
     return Promise.resolve(snapshot(this.current(client, nowMs, false)));
   }
 
-  take(client: string, policy: LimitPolicy, nowMs: number): Promise<TakeOutcome> {
+  take(client: string, policy: LimitPolicy, nowMs: number): TakeOutcome {
     const entry = this.current(client, nowMs, true);
     let kind: TakeOutcome['kind'];
     if (entry.bannedUntil > nowMs) kind = 'banned';
@@ -90,7 +91,7 @@ export class MemoryCounterStore implements CounterStore {
       }
       kind = 'refused';
     }
-    return Promise.resolve({ kind, state: snapshot(entry) });
+    return { kind, state: snapshot(entry) };
   }
 
   reset(): Promise<void> {

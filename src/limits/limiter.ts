@@ -1,4 +1,5 @@
-import type { ClientState, CounterStore, LimitPolicy } from './counter-store.js';
+import type { Awaitable } from '../vocabulary/exchange.js';
+import type { ClientState, CounterStore, LimitPolicy, TakeOutcome } from './counter-store.js';
 import { secondsUntil, WINDOWS } from './windows.js';
 
 /** The earliest moment every window has room again: the latest end among the full windows. */
@@ -52,11 +53,18 @@ export class Limiter {
     private readonly counters: CounterStore,
   ) {}
 
-  /** Counts a request against the client at `now`, or refuses it; either way with the headers to send. */
-  async take(client: Client, now: number): Promise<LimitVerdict> {
+  /**
+   * Counts a request against the client at `now`, or refuses it; either way with the headers to
+   * send. At once when the counter store answers at once.
+   */
+  take(client: Client, now: number): Awaitable<LimitVerdict> {
     const plan = this.planOf(client.plan);
+    const outcome = this.counters.take(client.id, plan.policy, now);
+    return outcome instanceof Promise ? outcome.then((o) => this.verdict(plan, o, now)) : this.verdict(plan, outcome, now);
+  }
+
+  private verdict(plan: CompiledPlan, { kind, state }: TakeOutcome, now: number): LimitVerdict {
     const limits = plan.policy.limits;
-    const { kind, state } = await this.counters.take(client.id, plan.policy, now);
     if (kind === 'admitted') return { admitted: true, headers: this.headers(plan, state, now) };
     if (kind === 'banned') {
       // Retry-After must be exact: if a full window outlasts the ban, the ban's end is too early.

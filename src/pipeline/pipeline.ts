@@ -34,26 +34,13 @@ const NO_QUERY: ReadonlyMap<string, readonly string[]> = new Map();
  * reaches the API uses quota, including wrong ones: probing for routes or keys is throttled too.
  */
 export async function runPipeline(surface: Surface, req: SandboxRequest): Promise<PipelineResult> {
-  const result = await runSteps(surface, req);
-  if (!surface.checkResponses || !result.prepared) return result;
-  const checked = checkedAnswer(result.prepared, result.response);
-  if (checked === result.response) return result;
-  return { ...result, response: { ...checked, headers: answerHeaders({ own: checked.headers, requestId: req.id, hasBody: true }) } };
-}
-
-interface StepsResult extends PipelineResult {
-  /** The operation matched, for the response check. */
-  readonly prepared: PreparedOperation | undefined;
-}
-
-async function runSteps(surface: Surface, req: SandboxRequest): Promise<StepsResult> {
   // The generation is read once: a document swapped in meanwhile serves the next request.
   const generation = surface.generation();
   const cors = corsHeaders(surface.cors, req);
   if (isPreflight(req)) {
     const headers = preflightHeaders(surface.cors, req, generation.router.methodsAt(req.path));
     const response = { status: 204, headers: answerHeaders({ own: headers, requestId: req.id, hasBody: false }) };
-    return { response, operation: undefined, caller: undefined, prepared: undefined };
+    return { response, operation: undefined, caller: undefined };
   }
 
   // 1. Route.
@@ -67,23 +54,27 @@ async function runSteps(surface: Surface, req: SandboxRequest): Promise<StepsRes
   const { caller, rejection } = surface.identify(generation, operation, { headers: req.headers, query: queryValues }, req.clientAddress);
 
   // 3. Rate limit.
-  const verdict = surface.limit ? await surface.limit(caller) : undefined;
-  const settle = (response: SandboxResponse): StepsResult => ({
-    response: {
-      ...response,
-      headers: answerHeaders({
-        cors,
-        limit: verdict?.headers,
-        lifecycle: prepared?.lifecycleHeaders,
-        own: response.headers,
-        requestId: req.id,
-        hasBody: response.body !== undefined,
-      }),
-    },
-    operation,
-    caller,
-    prepared,
-  });
+  const counted = surface.limit?.(caller);
+  const verdict = counted instanceof Promise ? await counted : counted;
+  const settle = (response: SandboxResponse): PipelineResult => {
+    const headers = answerHeaders({
+      cors,
+      limit: verdict?.headers,
+      lifecycle: prepared?.lifecycleHeaders,
+      own: response.headers,
+      requestId: req.id,
+      hasBody: response.body !== undefined,
+    });
+    const answer = { ...response, headers };
+    // The last step: the whole answer, headers included, checked against the document.
+    const checked = surface.checkResponses && prepared ? checkedAnswer(prepared, answer) : answer;
+    if (checked === answer) return { response: answer, operation, caller };
+    return {
+      response: { ...checked, headers: answerHeaders({ own: checked.headers, requestId: req.id, hasBody: true }) },
+      operation,
+      caller,
+    };
+  };
   if (verdict && !verdict.admitted) return settle(fail(errorBody(verdict.code, verdict.message)));
   const refused = rejection ? fail(rejection.error, rejection.challenge ? { 'www-authenticate': rejection.challenge } : {}) : undefined;
 

@@ -2,7 +2,7 @@ import type { AuthOutcome, Credentials } from '../auth/authenticate.js';
 import type { Generation, PreparedOperation } from '../generation/generation.js';
 import type { Client, LimitVerdict } from '../limits/limiter.js';
 import type { ValidInput } from '../validation/request-validator.js';
-import type { SandboxResponse } from '../vocabulary/exchange.js';
+import type { Awaitable, SandboxResponse } from '../vocabulary/exchange.js';
 import type { OperationSpec } from '../vocabulary/operation.js';
 import type { CorsPolicy } from './cors.js';
 
@@ -48,7 +48,7 @@ export interface Surface {
   /** The authenticate step: who is calling, for the operation matched (undefined when none was). */
   identify(generation: Generation, operation: OperationSpec | undefined, credentials: Credentials, clientAddress: string): Identity;
   /** The rate-limit step; surfaces without limits leave it out. */
-  readonly limit?: (caller: Caller) => Promise<LimitVerdict>;
+  readonly limit?: (caller: Caller) => Awaitable<LimitVerdict>;
   /** "Now" for the caller (its workspace's clock), for sunsets. */
   now(caller: Caller): number;
   /** The dispatch step: the answer to a valid request. */

@@ -3,7 +3,7 @@ import { errorBody, type ErrorBody, type Violation } from '../vocabulary/errors.
 import type { BodyRead } from '../vocabulary/exchange.js';
 import type { OperationSpec, ParameterSpec } from '../vocabulary/operation.js';
 import { schemaAt } from '../openapi/value-kind.js';
-import { matchMediaType } from './media-type.js';
+import { BodyValidator } from './body-validator.js';
 import { parseParameter } from './parse-parameter.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { toViolations } from './schema-compiler.js';
@@ -43,11 +43,11 @@ interface CompiledParameter {
  */
 export class RequestValidator {
   private readonly parameters: readonly CompiledParameter[];
-  private readonly bodies: ReadonlyMap<string, ValidateFunction | undefined>;
+  private readonly body: BodyValidator;
   private readonly declaredQuery: ReadonlySet<string>;
 
   constructor(
-    private readonly operation: OperationSpec,
+    operation: OperationSpec,
     compiler: SchemaCompiler,
     document: unknown,
     private readonly options: ValidationOptions,
@@ -63,14 +63,12 @@ export class RequestValidator {
         };
       });
     this.declaredQuery = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
-    this.bodies = new Map(
-      (operation.requestBody?.content ?? []).map((m) => [m.mediaType, m.schemaPointer ? compiler.compile(m.schemaPointer) : undefined]),
-    );
+    this.body = new BodyValidator(operation.requestBody, compiler);
   }
 
   /** Whether the operation takes a body at all (so the pipeline knows whether to read one). */
   get takesBody(): boolean {
-    return this.operation.requestBody !== undefined;
+    return this.body.takesBody;
   }
 
   validate(raw: RawInput, body: BodyRead | undefined): Validated {
@@ -100,7 +98,7 @@ export class RequestValidator {
         if (!this.declaredQuery.has(name)) violations.push({ location: `query.${name}`, message: 'is not a parameter of this operation' });
       }
     }
-    const parsedBody = this.checkBody(raw.headers['content-type'], body, violations);
+    const parsedBody = this.body.check(raw.headers['content-type'], body, violations);
     if ('error' in parsedBody) return { ok: false, error: parsedBody.error };
     if (violations.length > 0) {
       const names = [...new Set(violations.map((v) => v.location))].join(', ');
@@ -118,63 +116,4 @@ export class RequestValidator {
     const header = raw.headers[spec.name];
     return header === undefined ? [] : [header];
   }
-
-  /** The body's JSON value, or the error that ends validation at once (415, malformed JSON, ...). */
-  private checkBody(
-    header: string | undefined,
-    body: BodyRead | undefined,
-    violations: Violation[],
-  ): { value: unknown } | { error: ErrorBody } {
-    const requestBody = this.operation.requestBody;
-    if (!requestBody) return { value: undefined };
-    if (body?.kind === 'invalid') return { error: errorBody('malformed_request', `The request body could not be read: ${body.reason}`) };
-    const bytes = body?.kind === 'ok' ? body.bytes : undefined;
-    if (bytes === undefined || bytes.length === 0) {
-      return requestBody.required ? { error: errorBody('body_required', 'A request body is required') } : { value: undefined };
-    }
-    const match = matchMediaType(header, requestBody.content);
-    if (!match.ok) return { error: errorBody('unsupported_media_type', match.message) };
-    let value: unknown;
-    if (match.json) {
-      let text: string;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-      } catch {
-        return { error: errorBody('malformed_json', 'The request body is not valid UTF-8') };
-      }
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        // The parser's own message quotes the input; only its position is passed on.
-        const at = /position (\d+)/.exec((error as Error).message)?.[1];
-        return { error: errorBody('malformed_json', `The request body is not valid JSON${at ? ` (at byte ${at})` : ''}`) };
-      }
-    } else {
-      value = bytes.toString('latin1');
-    }
-    const infinite = nonFiniteAt(value);
-    // JSON.parse reads 1e400 as Infinity, which JSON cannot carry back: refuse it, like an int64
-    // past 2^53, rather than store a value that would be answered as null.
-    if (infinite !== undefined) violations.push({ location: `body${infinite}`, message: 'must be a finite number' });
-    const validate = this.bodies.get(match.media.mediaType);
-    if (validate && !validate(value)) violations.push(...toViolations('body', validate.errors));
-    return { value };
-  }
-}
-
-/** Where the first non-finite number in a parsed JSON value is (`.a[2].b`; `` for the root), or undefined. */
-function nonFiniteAt(root: unknown): string | undefined {
-  // Iterative, so a deeply nested body cannot exhaust the stack.
-  const stack: [unknown, string][] = [[root, '']];
-  while (stack.length > 0) {
-    const [value, path] = stack.pop() as [unknown, string];
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return path;
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, child] of Object.entries(value)) stack.push([child, `${path}.${key}`]);
-    }
-  }
-  return undefined;
 }

@@ -43,3 +43,11 @@ export interface Exchange {
   /** Set when the sandbox itself failed (a bug): the answer was a generic 500. */
   readonly error?: unknown;
 }
+
+/**
+ * A value now, or later. State contracts return this so that a remote store (Redis) can answer
+ * asynchronously while the in-memory default answers at once: awaiting an answer that is already
+ * there costs a turn of the microtask queue on every request (measured), so callers await only a
+ * promise.
+ */
+export type Awaitable<T> = T | Promise<T>;
