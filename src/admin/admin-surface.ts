@@ -47,7 +47,8 @@ export async function adminSurface(settings: AdminSettings, capabilities: AdminC
   const stray = Object.keys(handlers).filter((id) => !ids.has(id));
   if (unbound.length > 0 || stray.length > 0) {
     throw new Error(
-      `the admin document and its handlers disagree: no handler for ${unbound.join(', ') || '-'}; no operation for ${stray.join(', ') || '-'}`,
+      `the admin document and its handlers disagree: ` +
+        `no handler for ${unbound.join(', ') || '-'}; no operation for ${stray.join(', ') || '-'}`,
     );
   }
   const clock = capabilities.clocks.of(DEFAULT_WORKSPACE);
