@@ -40,6 +40,7 @@ export async function adminSurface(settings: AdminSettings, capabilities: AdminC
     seed: 1,
     referenceDate: new Date(0),
     validation: { unknownQueryParameters: 'ignore' },
+    serveInvalidExamples: false,
   });
   const handlers = adminHandlers(capabilities);
   const ids = new Set(model.operations.map((op) => op.id));

@@ -1,95 +1,102 @@
-import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
+import type { ErrorBody } from '../vocabulary/errors.js';
 import type { SecurityRequirement, SecurityScheme } from '../vocabulary/operation.js';
-import { bearerChallenge, readBearer } from './bearer.js';
-import type { ApiKeyRecord, KeyRegistry } from './key-registry.js';
+import { checkScheme, plainChallenge, RANK, type SchemeVerdict } from './check-scheme.js';
+import type { Challenge, CredentialLookup, Credentials } from './credentials.js';
+import type { ApiKeyRecord } from './key-registry.js';
 
-/** Finds the key record a presented credential belongs to. */
-export type KeyLookup = Pick<KeyRegistry, 'find'>;
+export type { Challenge, CredentialLookup, Credentials } from './credentials.js';
 
 export type AuthOutcome =
   | { readonly kind: 'key'; readonly key: ApiKeyRecord }
   | { readonly kind: 'anonymous' }
-  | { readonly kind: 'rejected'; readonly error: ErrorBody; readonly challenge: string | undefined };
+  | {
+      readonly kind: 'rejected';
+      readonly error: ErrorBody;
+      /** The `WWW-Authenticate` field value, when an HTTP scheme is involved. */
+      readonly challenge: string | undefined;
+      /** A valid key that fell short of a scope: who the request is counted against. */
+      readonly key?: ApiKeyRecord;
+    };
 
-export interface Credentials {
-  readonly headers: Readonly<Record<string, string | undefined>>;
-  readonly query: ReadonlyMap<string, readonly string[]>;
+type Fail = Extract<SchemeVerdict, { kind: 'fail' }>;
+type RequirementVerdict =
+  | { readonly kind: 'pass'; readonly key: ApiKeyRecord | undefined }
+  /** `how`: what to send to satisfy the requirement, for the message when nothing was sent. */
+  | { readonly kind: 'fail'; readonly failure: Fail; readonly how: string };
+
+/** Every scheme of one requirement must pass; the request is counted against the first key found. */
+function checkRequirement(
+  requirement: SecurityRequirement,
+  schemes: ReadonlyMap<string, SecurityScheme>,
+  credentials: Credentials,
+  lookup: CredentialLookup,
+): RequirementVerdict {
+  let key: ApiKeyRecord | undefined;
+  let failure: Fail | undefined;
+  const hows: string[] = [];
+  for (const use of requirement) {
+    const scheme = schemes.get(use.scheme);
+    // The model refuses a requirement naming an undeclared scheme at start; nothing to check here.
+    if (!scheme) continue;
+    const verdict = checkScheme(scheme, use, credentials, lookup);
+    if (verdict.kind === 'pass') {
+      key ??= verdict.key;
+      continue;
+    }
+    if (!failure || verdict.rank > failure.rank) failure = verdict;
+    if (!hows.includes(verdict.how)) hows.push(verdict.how);
+  }
+  return failure ? { kind: 'fail', failure, how: hows.join(' and ') } : { kind: 'pass', key };
 }
 
-type SchemeOutcome = { readonly kind: 'key'; readonly key: ApiKeyRecord } | Extract<AuthOutcome, { kind: 'rejected' }>;
-
-const REALM = 'understudy';
-
-/** Checks one scheme's credential against the key registry. */
-function checkScheme(scheme: SecurityScheme, credentials: Credentials, keys: KeyLookup): SchemeOutcome {
-  if (scheme.kind === 'bearer') {
-    const read = readBearer(credentials.headers.authorization);
-    if (read.kind === 'missing') {
-      return {
-        kind: 'rejected',
-        error: errorBody('missing_credentials', 'Missing API key: send Authorization: Bearer <API_KEY>'),
-        challenge: bearerChallenge(REALM),
-      };
+/**
+ * One challenge per HTTP scheme the operation accepts (RFC 9110 §11.6.1 allows several), the
+ * reported failure's own in place of its scheme's plain one. A 403 carries only its own: the caller
+ * is known, and only a token with more scope would help.
+ */
+function challengeHeader(
+  requirements: readonly SecurityRequirement[],
+  schemes: ReadonlyMap<string, SecurityScheme>,
+  reported: Fail,
+): string | undefined {
+  if (reported.rank === RANK.scope) return reported.challenge?.text;
+  const challenges = new Map<string, string>();
+  for (const requirement of requirements) {
+    for (const use of requirement) {
+      const scheme = schemes.get(use.scheme);
+      const plain: Challenge | undefined = scheme && plainChallenge(scheme);
+      if (plain && !challenges.has(plain.scheme)) challenges.set(plain.scheme, plain.text);
     }
-    if (read.kind === 'malformed') {
-      const message = `Malformed credentials: ${read.reason}`;
-      return {
-        kind: 'rejected',
-        error: errorBody('malformed_credentials', message),
-        challenge: bearerChallenge(REALM, { code: 'invalid_request', description: read.reason }),
-      };
-    }
-    const key = keys.find(read.token);
-    if (key) return { kind: 'key', key };
-    return {
-      kind: 'rejected',
-      error: errorBody('invalid_api_key', 'The API key is not valid'),
-      challenge: bearerChallenge(REALM, { code: 'invalid_token', description: 'The API key is not valid' }),
-    };
   }
-  const sent = scheme.in === 'header' ? credentials.headers[scheme.parameter] : credentials.query.get(scheme.parameter)?.[0];
-  if (sent === undefined || sent === '') {
-    return {
-      kind: 'rejected',
-      error: errorBody('missing_credentials', `Missing API key: send it in the ${scheme.in} "${scheme.parameter}"`),
-      challenge: undefined,
-    };
-  }
-  const key = keys.find(sent);
-  return key
-    ? { kind: 'key', key }
-    : { kind: 'rejected', error: errorBody('invalid_api_key', 'The API key is not valid'), challenge: undefined };
+  if (reported.challenge) challenges.set(reported.challenge.scheme, reported.challenge.text);
+  return challenges.size > 0 ? [...challenges.values()].join(', ') : undefined;
 }
 
 /**
  * Authenticates a request against an operation's security requirements (OpenAPI 3.1 §4.8.30): any
  * one requirement suffices, and every scheme within it must pass. An empty requirement (`{}`) makes
- * credentials optional; no requirements at all make the operation public.
+ * credentials optional; no requirements at all make the operation public. When every requirement
+ * fails, the most helpful failure is reported (`RANK`; the first in document order on a tie); when
+ * nothing was sent at all, the message lists every way to authenticate.
  */
 export function authenticate(
   requirements: readonly SecurityRequirement[],
   schemes: ReadonlyMap<string, SecurityScheme>,
   credentials: Credentials,
-  keys: KeyLookup,
+  lookup: CredentialLookup,
 ): AuthOutcome {
   if (requirements.length === 0) return { kind: 'anonymous' };
-  let firstRejection: Extract<AuthOutcome, { kind: 'rejected' }> | undefined;
+  let reported: Fail | undefined;
+  const ways: string[] = [];
   for (const requirement of requirements) {
-    if (requirement.length === 0) return { kind: 'anonymous' };
-    let key: ApiKeyRecord | undefined;
-    let rejected: Extract<AuthOutcome, { kind: 'rejected' }> | undefined;
-    for (const name of requirement) {
-      const scheme = schemes.get(name);
-      if (!scheme) continue;
-      const outcome = checkScheme(scheme, credentials, keys);
-      if (outcome.kind === 'rejected') {
-        rejected = outcome;
-        break;
-      }
-      key = outcome.key;
-    }
-    if (!rejected && key) return { kind: 'key', key };
-    firstRejection ??= rejected;
+    const verdict = checkRequirement(requirement, schemes, credentials, lookup);
+    if (verdict.kind === 'pass') return verdict.key ? { kind: 'key', key: verdict.key } : { kind: 'anonymous' };
+    if (!reported || verdict.failure.rank > reported.rank) reported = verdict.failure;
+    ways.push(verdict.how);
   }
-  return firstRejection ?? { kind: 'anonymous' };
+  if (!reported) return { kind: 'anonymous' };
+  const error =
+    reported.rank === RANK.missing ? { ...reported.error, message: `Missing credentials: send ${ways.join(', or ')}` } : reported.error;
+  const challenge = challengeHeader(requirements, schemes, reported);
+  return reported.key ? { kind: 'rejected', error, challenge, key: reported.key } : { kind: 'rejected', error, challenge };
 }

@@ -20,11 +20,20 @@ export function readBearer(header: string | undefined): BearerRead {
   return { kind: 'token', token };
 }
 
-/** The `WWW-Authenticate` challenge for a 401 (RFC 6750 §3). No error code when nothing was sent. */
+/**
+ * The `WWW-Authenticate` challenge for a 401, or a 403 `insufficient_scope` with the scopes the
+ * resource needs (RFC 6750 §3, §3.1). No error code when nothing was sent.
+ */
 export function bearerChallenge(
   realm: string,
-  error?: { readonly code: 'invalid_request' | 'invalid_token'; readonly description: string },
+  error?: {
+    readonly code: 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+    readonly description: string;
+    readonly scope?: readonly string[];
+  },
 ): string {
   const base = `Bearer realm="${realm}"`;
-  return error ? `${base}, error="${error.code}", error_description="${error.description.replace(/["\\]/g, '')}"` : base;
+  if (!error) return base;
+  const challenge = `${base}, error="${error.code}", error_description="${error.description.replace(/["\\]/g, '')}"`;
+  return error.scope && error.scope.length > 0 ? `${challenge}, scope="${error.scope.join(' ')}"` : challenge;
 }

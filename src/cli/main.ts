@@ -7,6 +7,7 @@ import { loadConfig } from '../config/load-config.js';
 import { createSandbox } from '../core/sandbox.js';
 import { createSandboxServer, drain } from '../http/server.js';
 import { requestLogger } from './request-log.js';
+import { startupReport } from './startup-report.js';
 
 const HELP = `understudy: a spec-driven sandbox server
 
@@ -18,7 +19,7 @@ in-memory store. With no options it serves the Pet Store document with the demo 
 demo-free, demo-pro, demo-business and demo-enterprise.
 
 Options:
-  --spec FILE          OpenAPI 3.0/3.1 document (env SANDBOX_SPEC; default openapi/petstore.yaml)
+  --spec FILE          OpenAPI 3.0/3.1 or Swagger 2.0 document (env SANDBOX_SPEC; default openapi/petstore.yaml)
   --config FILE        YAML config file (env SANDBOX_CONFIG); see the README for its fields
   --fixtures FILE      seed data definitions (default fixtures/petstore.yaml for the Pet Store)
   --data FILE          persist the store to this JSON file (env SANDBOX_DATA; default: memory only)
@@ -61,6 +62,11 @@ async function main(): Promise<number> {
   }
   let sandbox;
   let config;
+  const report = startupReport(
+    process.stdout.isTTY,
+    (line) => process.stdout.write(line),
+    (line) => process.stderr.write(line),
+  );
   try {
     config = await loadConfig(
       {
@@ -75,7 +81,7 @@ async function main(): Promise<number> {
       },
       process.env,
     );
-    sandbox = await createSandbox(config);
+    sandbox = await createSandbox(config, { onProgress: report.onProgress });
   } catch (error) {
     process.stderr.write(`understudy: cannot start: ${(error as Error).message}\n`);
     return 1;
@@ -95,6 +101,7 @@ async function main(): Promise<number> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  process.stdout.write(report.summary(sandbox.model));
   process.stdout.write(
     `understudy: serving ${sandbox.model.title} ${sandbox.model.version} at http://${host}:${port}${sandbox.basePath}\n`,
   );

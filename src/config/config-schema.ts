@@ -29,7 +29,16 @@ export const CONFIG_SCHEMA = {
         type: 'object',
         additionalProperties: false,
         required: ['key', 'plan'],
-        properties: { key: { type: 'string', pattern: '^[A-Za-z0-9._~+/-]+=*$' }, plan: { type: 'string' } },
+        properties: {
+          key: { type: 'string', pattern: '^[A-Za-z0-9._~+/-]+=*$' },
+          plan: { type: 'string' },
+          // A scope-token (RFC 6749 §3.3): printable ASCII without space, double quote or backslash.
+          scopes: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$' } },
+          // HTTP basic (RFC 7617 §2): no control characters; no colon in the user-id.
+          username: { type: 'string', pattern: '^[^:\\x00-\\x1F\\x7F]+$' },
+          password: { type: 'string', pattern: '^[^\\x00-\\x1F\\x7F]+$' },
+        },
+        dependencies: { username: ['password'], password: ['username'] },
       },
     },
     anonymousPlan: { type: 'string' },
@@ -41,7 +50,11 @@ export const CONFIG_SCHEMA = {
     validation: {
       type: 'object',
       additionalProperties: false,
-      properties: { unknownQueryParameters: { enum: ['ignore', 'reject'] }, checkResponses: { type: 'boolean' } },
+      properties: {
+        unknownQueryParameters: { enum: ['ignore', 'reject'] },
+        checkResponses: { type: 'boolean' },
+        serveInvalidExamples: { type: 'boolean' },
+      },
     },
     cors: { type: 'object', additionalProperties: false, properties: { origins: { type: 'array', items: { type: 'string' } } } },
     log: { type: 'object', additionalProperties: false, properties: { level: { enum: ['silent', 'error', 'warn', 'info', 'debug'] } } },

@@ -22,14 +22,33 @@ export interface SandboxConfig {
   /** ISO instant the clock starts frozen at, or null to follow the system clock. */
   readonly clock: { readonly frozenAt: string | null };
   readonly plans: Readonly<Record<string, PlanLimits>>;
-  readonly keys: readonly { readonly key: string; readonly plan: string }[];
+  readonly keys: readonly KeyConfig[];
   /** Requests with no valid key are limited per client address under this plan. */
   readonly anonymousPlan: string;
   readonly bans: { readonly threshold: number; readonly durationSeconds: number };
-  readonly validation: { readonly unknownQueryParameters: 'ignore' | 'reject'; readonly checkResponses: boolean };
+  readonly validation: {
+    readonly unknownQueryParameters: 'ignore' | 'reject';
+    readonly checkResponses: boolean;
+    /** Serve a document's example even when it breaks its own schema (for negative tests); off: a valid generated answer. */
+    readonly serveInvalidExamples: boolean;
+  };
   /** Origins allowed to call from a browser; `*` for any. */
   readonly cors: { readonly origins: readonly string[] };
   readonly log: { readonly level: 'silent' | 'error' | 'warn' | 'info' | 'debug' };
   /** How many recent requests the admin API's journal keeps. */
   readonly journalSize: number;
+}
+
+/**
+ * One API key. The same key is accepted however the document asks for it: as a bearer token, an
+ * apiKey value, another `Authorization` scheme's credentials, HTTP basic with the key as user-id and
+ * an empty password, or basic with `username`/`password` when both are given.
+ */
+export interface KeyConfig {
+  readonly key: string;
+  readonly plan: string;
+  /** The OAuth 2 scopes (or roles) the key carries; absent: every scope. */
+  readonly scopes?: readonly string[];
+  readonly username?: string;
+  readonly password?: string;
 }

@@ -30,7 +30,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   ],
   anonymousPlan: 'free',
   bans: { threshold: 20, durationSeconds: 600 },
-  validation: { unknownQueryParameters: 'ignore', checkResponses: false },
+  validation: { unknownQueryParameters: 'ignore', checkResponses: false, serveInvalidExamples: false },
   cors: { origins: ['*'] },
   log: { level: 'info' },
   journalSize: 1000,

@@ -125,5 +125,13 @@ export function checkConfig(tree: Tree): SandboxConfig {
     if (seen.has(key)) throw new Error(`invalid configuration: keys.${index}.key is listed twice`);
     seen.add(key);
   }
+  // A basic user-id names one key: two keys with the same username would make the password decide
+  // which plan a request is counted against.
+  const users = new Set<string>();
+  for (const [index, { username }] of config.keys.entries()) {
+    if (username === undefined) continue;
+    if (users.has(username)) throw new Error(`invalid configuration: keys.${index}.username is listed twice`);
+    users.add(username);
+  }
   return config;
 }

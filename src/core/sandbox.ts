@@ -1,15 +1,20 @@
 import { performance } from 'node:perf_hooks';
 import { ADMIN_PREFIX, adminSurface } from '../admin/admin-surface.js';
 import { KeyRegistry } from '../auth/key-registry.js';
+import { credentialQueryNames, redactQuery } from '../auth/redact.js';
+import { tokenEndpoint, type TokenAnswer } from '../auth/token-endpoint.js';
+import { isTokenRequest, tokenRoutes } from '../auth/token-routes.js';
+import { TokenStore } from '../auth/token-store.js';
 import type { SandboxClock } from '../clock/clock.js';
 import { WorkspaceClocks } from '../clock/workspace-clocks.js';
 import type { SandboxConfig } from '../config/config.js';
-import { buildGeneration, type Generation } from '../generation/generation.js';
+import { buildGeneration, EAGER_OPERATIONS, type Generation } from '../generation/generation.js';
 import { Journal, toJournalEntry } from '../journal/journal.js';
 import { MemoryCounterStore } from '../limits/counter-store.js';
 import { Limiter } from '../limits/limiter.js';
+import { exampleWarnings } from '../mock/example-check.js';
 import { buildApiModel } from '../openapi/build-model.js';
-import { loadDocument } from '../openapi/load-document.js';
+import { readDocument } from '../openapi/load-document.js';
 import { answerHeaders } from '../pipeline/answer-headers.js';
 import { apiSurface } from '../pipeline/api-surface.js';
 import { runPipeline, type PipelineResult } from '../pipeline/pipeline.js';
@@ -21,6 +26,7 @@ import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { Exchange, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 import type { ApiModel } from '../vocabulary/operation.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
+import type { SandboxOptions } from './startup-progress.js';
 
 export interface Sandbox {
   /** The document's current generation (model, routes, validators). */
@@ -46,19 +52,40 @@ export interface Sandbox {
  * Builds a sandbox from its configuration: everything is loaded and compiled here, once, and each
  * part is handed only the slice of configuration and the services it uses.
  */
-export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
-  const model = buildApiModel(await loadDocument(config.spec));
+export async function createSandbox(config: SandboxConfig, options: SandboxOptions = {}): Promise<Sandbox> {
+  const { onProgress } = options;
+  const built = buildApiModel((await readDocument(config.spec, onProgress)).document);
+  // Examples that break their own schemas are reported at start and set aside (unless the config
+  // serves them). A large document's examples are checked when first served instead: compiling
+  // every example's schema costs seconds on GitHub's description (measured), and an invalid one
+  // is never served either way (mock/mock-answer.ts checks before serving).
+  const checkExamples = !config.validation.serveInvalidExamples && built.operations.length <= EAGER_OPERATIONS;
+  const model = checkExamples ? { ...built, warnings: [...built.warnings, ...exampleWarnings(built)] } : built;
+  for (const message of model.warnings) onProgress?.({ phase: 'warning', message });
   const fixtures = config.fixtures ? await loadFixtures(config.fixtures) : NO_FIXTURES;
-  const generation = buildGeneration(model, 1, {
-    basePath: config.basePath,
-    seed: config.seed,
-    referenceDate: fixtures.referenceDate,
-    validation: config.validation,
-  });
+  const generation = buildGeneration(
+    model,
+    1,
+    {
+      basePath: config.basePath,
+      seed: config.seed,
+      referenceDate: fixtures.referenceDate,
+      validation: config.validation,
+      serveInvalidExamples: config.validation.serveInvalidExamples,
+    },
+    onProgress,
+  );
   const frozenAt = config.clock.frozenAt === null ? undefined : Date.parse(config.clock.frozenAt);
   const clocks = new WorkspaceClocks(Date.now, frozenAt);
+  onProgress?.({ phase: 'seeding' });
   const store = await MemoryRecordStore.open(model, fixtures, config.seed, config.data);
   const keys = new KeyRegistry(config.keys);
+  const tokens = new TokenStore();
+  // The OAuth 2 token endpoint is answered before either surface: under the admin prefix (even with
+  // the admin API off) and at the document's own tokenUrl; API keys are redacted from journaled queries.
+  const mintToken = tokenEndpoint({ keys, tokens, clocks });
+  const toTokenEndpoint = tokenRoutes(model.securitySchemes, generation.basePath, `${ADMIN_PREFIX}/oauth/token`);
+  const secretQuery = credentialQueryNames(model.securitySchemes);
   const limiter = new Limiter(config.plans, config.bans, new MemoryCounterStore());
   const journal = new Journal(config.journalSize);
   const listeners: ((exchange: Exchange) => void)[] = [listenerOf(journal, clocks)];
@@ -68,6 +95,7 @@ export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
   const reset = async (): Promise<void> => {
     await store.reset();
     keys.reset();
+    tokens.reset();
     await limiter.reset();
     clocks.reset();
     journal.clear();
@@ -76,6 +104,7 @@ export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
   const api = apiSurface({
     generation: current,
     keys,
+    tokens,
     limiter,
     clocks,
     store,
@@ -98,11 +127,13 @@ export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
     const started = performance.now();
     let result: PipelineResult;
     let failure: { error: unknown } | undefined;
-    const toAdmin = req.path === ADMIN_PREFIX || req.path.startsWith(`${ADMIN_PREFIX}/`);
+    const toToken = isTokenRequest(toTokenEndpoint, req);
+    const toAdmin = !toToken && (req.path === ADMIN_PREFIX || req.path.startsWith(`${ADMIN_PREFIX}/`));
     // In flight: API requests only (the admin API's metrics report it).
     if (!toAdmin) inFlight++;
     try {
-      if (!toAdmin) result = await runPipeline(api, req);
+      if (toToken) result = tokenResult(req, await mintToken(req));
+      else if (!toAdmin) result = await runPipeline(api, req);
       else if (admin) result = await runPipeline(admin, req);
       else result = bare(req, errorBody('route_not_found', 'The admin API is disabled: start the sandbox with an admin token'));
     } catch (error) {
@@ -113,7 +144,7 @@ export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
     }
     const { response, operation, caller } = result;
     const done: Exchange = {
-      request: req,
+      request: secretQuery.size === 0 ? req : { ...req, query: redactQuery(req.query, secretQuery) },
       response,
       operationId: operation?.id,
       keyId: caller?.keyId,
@@ -153,5 +184,15 @@ function bare(req: SandboxRequest, body: ErrorBody): PipelineResult {
     response: { status: body.status, headers: answerHeaders({ own: {}, requestId: req.id, hasBody: true }), body },
     operation: undefined,
     caller: undefined,
+  };
+}
+
+/** The token endpoint's answer with the standard headers, counted against the client's key in the journal. */
+function tokenResult(req: SandboxRequest, answer: TokenAnswer): PipelineResult {
+  const { response, key } = answer;
+  return {
+    response: { ...response, headers: answerHeaders({ own: response.headers, requestId: req.id, hasBody: true }) },
+    operation: undefined,
+    caller: key && { client: key, keyId: key.id, workspace: key.workspace },
   };
 }

@@ -1,7 +1,10 @@
-import type { Lookup, RecordStore } from '../store/record-store.js';
+import { SCOPE_FIELD, type Lookup, type RecordStore } from '../store/record-store.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
+import { wrapPage } from './envelope.js';
+import { applyPatch } from './apply-patch.js';
+import { completeRecord, pick, present, scopeOf, serverFields } from './records.js';
 import type { ResolvedBinding } from './resolve-binding.js';
 
 export interface DispatchContext {
@@ -15,68 +18,114 @@ export interface DispatchContext {
   readonly generatedAnswer: () => SandboxResponse;
 }
 
-const DEFAULT_PAGE_SIZE = 20;
-
 /** Runs a validated request against the store, or has the document answer it. */
 export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx: DispatchContext): Promise<SandboxResponse> {
   const { action, resource } = binding.operation.binding;
   if (action === 'mock' || resource === undefined) return ctx.generatedAnswer();
   const { store, workspace } = ctx;
-  switch (action) {
-    case 'list': {
-      const limit = binding.limitParam ? (input.query[binding.limitParam] as number | undefined) : undefined;
-      const after = binding.afterParam ? (input.query[binding.afterParam] as number | undefined) : undefined;
-      const filters = binding.filters.filter((name) => input.query[name] !== undefined).map((name) => [name, input.query[name]] as const);
-      const page = await store.list(workspace, resource, { after, limit: limit ?? DEFAULT_PAGE_SIZE, filters });
-      const headers: Record<string, string> = {};
-      if (page.nextAfter !== undefined && binding.afterParam) headers.link = `<${nextUrl(ctx, binding, page.nextAfter)}>; rel="next"`;
-      return { status: binding.successStatus, headers, body: page.items };
-    }
-    case 'create': {
-      const row = await store.create(workspace, resource, pick(input.body, binding.writable));
-      const headers: Record<string, string> = {};
-      if (binding.itemPath) headers.location = ctx.basePath + binding.itemPath.replace(/\{[^}]+\}/, encodeURIComponent(String(row.id)));
-      return { status: binding.successStatus, headers, body: row };
-    }
-    case 'read':
-    case 'replace':
-    case 'delete': {
-      const id = Number(binding.idParam === undefined ? NaN : input.path[binding.idParam]);
-      let found: Lookup;
-      if (action === 'read') found = await store.get(workspace, resource, id);
-      else if (action === 'delete') found = await store.delete(workspace, resource, id);
-      else found = await store.replace(workspace, resource, id, pick(input.body, binding.writable));
-      if (found.kind === 'not-found') {
-        return {
-          status: 404,
-          headers: {},
-          body: errorBody('resource_not_found', `No ${resource} record has id ${String(input.path[binding.idParam ?? ''])}`),
-        };
-      }
-      return action === 'delete' && binding.successStatus === 204
-        ? { status: 204, headers: {} }
-        : { status: binding.successStatus, headers: {}, body: found.row };
-    }
+  const scope = scopeOf(binding, input.path);
+  const answer = (status: number, body: unknown, headers: Record<string, string> = {}): SandboxResponse =>
+    binding.mediaType === undefined || status === 204
+      ? { status, headers }
+      : { status, headers: binding.mediaType === 'application/json' ? headers : { ...headers, 'content-type': binding.mediaType }, body };
+  if (action === 'list') return list(binding, input, ctx, scope, answer);
+  if (action === 'create') {
+    const record = completeRecord(binding.document, binding, pick(input.body, binding.writable));
+    // A record the answer's schema cannot describe is not stored: the document answers instead.
+    if (record === undefined) return ctx.generatedAnswer();
+    const row = await store.create(workspace, resource, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
+    const headers: Record<string, string> = {};
+    if (binding.itemPath) headers.location = ctx.basePath + itemUrl(binding, input.path, row.id);
+    return answer(binding.successStatus, present(row, binding.idProperty), headers);
   }
+  const id = Number(binding.idParam === undefined ? NaN : input.path[binding.idParam]);
+  const notFound = (): SandboxResponse => ({
+    status: 404,
+    headers: {},
+    body: errorBody('resource_not_found', `No ${resource} record has id ${String(input.path[binding.idParam ?? ''])}`),
+  });
+  // A nested record is found only under its own parent (its scope never changes, ids are never reused).
+  const current = await store.get(workspace, resource, id);
+  if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound();
+  let found: Lookup;
+  if (action === 'read') found = current;
+  else if (action === 'delete') found = await store.delete(workspace, resource, id);
+  else if (action === 'replace') {
+    const own = serverFields(current.row, binding.writable);
+    const record = completeRecord(binding.document, binding, pick(input.body, binding.writable), own);
+    if (record === undefined) return ctx.generatedAnswer();
+    found = await store.replace(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
+  } else {
+    let refusal: SandboxResponse | undefined;
+    const updated = await store.update(workspace, resource, id, (row) => {
+      const outcome = applyPatch(binding.document, binding, row, input.body);
+      if (!outcome.ok) refusal = { status: 400, headers: {}, body: outcome.error };
+      if (!outcome.ok) return undefined;
+      return scope === undefined ? outcome.fields : { ...outcome.fields, [SCOPE_FIELD]: scope };
+    });
+    if (updated.kind === 'refused') return refusal ?? notFound();
+    found = updated;
+  }
+  if (found.kind === 'not-found') return notFound();
+  return answer(binding.successStatus, present(found.row, binding.idProperty));
 }
 
-/** Only the fields a client may write; anything else in the body is dropped, never stored. */
-function pick(body: unknown, writable: ReadonlySet<string> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (typeof body !== 'object' || body === null || !writable) return out;
-  for (const name of writable) {
-    if (Object.hasOwn(body, name)) out[name] = (body as Record<string, unknown>)[name];
+async function list(
+  binding: ResolvedBinding,
+  input: ValidInput,
+  ctx: DispatchContext,
+  scope: string | undefined,
+  answer: (status: number, body: unknown, headers?: Record<string, string>) => SandboxResponse,
+): Promise<SandboxResponse> {
+  const limit = binding.limitParam ? (input.query[binding.limitParam] as number | undefined) : undefined;
+  const rawAfter = binding.afterParam ? input.query[binding.afterParam] : undefined;
+  const after = rawAfter === undefined ? undefined : Number(rawAfter);
+  if (after !== undefined && !(Number.isSafeInteger(after) && after >= 0)) {
+    const location = `query.${binding.afterParam ?? 'after'}`;
+    return {
+      status: 400,
+      headers: {},
+      body: errorBody('validation_failed', `Invalid request: ${location}`, [{ location, message: 'is not a cursor this API issued' }]),
+    };
   }
-  return out;
+  const filters = binding.filters.filter((name) => input.query[name] !== undefined).map((name) => [name, input.query[name]] as const);
+  const scoped = scope === undefined ? filters : [...filters, [SCOPE_FIELD, scope] as const];
+  const envelope = binding.envelope;
+  const page = await ctx.store.list(ctx.workspace, binding.operation.binding.resource ?? '', {
+    after,
+    limit: limit ?? binding.pageSize,
+    filters: scoped,
+    count: envelope?.total !== undefined,
+  });
+  const headers: Record<string, string> = {};
+  const next = page.nextAfter !== undefined && binding.afterParam ? nextUrl(ctx, binding, input.path, page.nextAfter) : undefined;
+  if (next !== undefined) headers.link = `<${next}>; rel="next"`;
+  const items = page.items.map((row) => present(row, binding.idProperty));
+  if (!envelope) return answer(binding.successStatus, items, headers);
+  const base = ctx.generatedAnswer().body;
+  return answer(
+    binding.successStatus,
+    wrapPage(envelope, base, { items, nextAfter: page.nextAfter, nextUrl: next, total: page.total }),
+    headers,
+  );
+}
+
+/** The path template with the request's own path parameters, and the record's id last. */
+function itemUrl(binding: ResolvedBinding, path: Readonly<Record<string, unknown>>, id: number): string {
+  const template = binding.itemPath ?? '';
+  const last = template.lastIndexOf('{');
+  const filled = template.slice(0, last).replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])));
+  return filled + template.slice(last).replace(/\{[^}]+\}/, String(id));
 }
 
 /** The URL of the next page: the same query, with the cursor moved past this page (RFC 8288 §3.2). */
-function nextUrl(ctx: DispatchContext, binding: ResolvedBinding, nextAfter: number): string {
+function nextUrl(ctx: DispatchContext, binding: ResolvedBinding, path: Readonly<Record<string, unknown>>, nextAfter: number): string {
   const parts: string[] = [];
   for (const [name, values] of ctx.rawQuery) {
     if (name === binding.afterParam) continue;
     for (const value of values) parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   }
   parts.push(`${encodeURIComponent(binding.afterParam ?? 'after')}=${nextAfter}`);
-  return `${ctx.basePath}${binding.operation.pathTemplate}?${parts.join('&')}`;
+  const route = binding.operation.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])));
+  return `${ctx.basePath}${route}?${parts.join('&')}`;
 }

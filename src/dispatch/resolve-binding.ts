@@ -1,51 +1,104 @@
+import { answerMedia, answerResponse, answerStatus, listItems, sendsJson } from '../openapi/bindings.js';
 import { escapePointerToken, follow, isObject } from '../openapi/json-pointer.js';
 import type { ApiModel, OperationSpec } from '../vocabulary/operation.js';
+import { envelopeOf, type Envelope } from './envelope.js';
 
 /** What dispatch needs to know about one operation, worked out once at start-up. */
 export interface ResolvedBinding {
   readonly operation: OperationSpec;
-  /** The status of a success answer (`201` for create when declared). */
+  /** The document, for generating and checking records by schema pointer. */
+  readonly document: unknown;
+  /** The status of a success answer: the lowest 2xx the operation declares. */
   readonly successStatus: number;
+  /** The success answer's declared media type, or undefined when it declares no content (204). */
+  readonly mediaType: string | undefined;
   /** list: query parameters that filter by a record field of the same name. */
   readonly filters: readonly string[];
   /** list: the page-size and keyset-cursor parameter names, when the operation declares them. */
   readonly limitParam: string | undefined;
   readonly afterParam: string | undefined;
-  /** create/replace: the record fields a client may set (the request schema's, less readOnly ones). */
+  /** list: the page size when the request gives none (the limit's `default`, within its `maximum`). */
+  readonly pageSize: number;
+  /** list: the envelope the page is wrapped in (`{data: [...], next}`), or undefined for a bare array. */
+  readonly envelope: Envelope | undefined;
+  /** create/replace/patch: the record fields a client may set (the request schema's, less readOnly ones). */
   readonly writable: ReadonlySet<string> | undefined;
-  /** read/replace/delete: the path parameter holding the record id. */
+  /** read/replace/patch/delete: the path parameter holding the record id. */
   readonly idParam: string | undefined;
+  /** The record property the store's id is shown as (`id`, or `orderId`). */
+  readonly idProperty: string;
+  /** Nested collections: the path parameters naming the parent record. */
+  readonly scope: readonly string[];
   /** create: the path template of the item URL, for `Location`. */
   readonly itemPath: string | undefined;
+  /** The schema of one record in this operation's answer (the items of a list). */
+  readonly recordPointer: string | undefined;
+  /**
+   * create/replace/patch: the record's fields a write must leave filled, the id aside: the required
+   * ones and those the client cannot write (`createdAt`). Worked out once, not per write.
+   */
+  readonly ownedFields: ReadonlySet<string>;
+  /** patch: the request takes a JSON Patch document (RFC 6902). */
+  readonly jsonPatch: boolean;
 }
+
+const DEFAULT_PAGE_SIZE = 20;
 
 export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBinding {
   const pagination = op.binding.pagination ?? {};
-  const queryNames = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  const query = op.parameters.filter((p) => p.in === 'query');
+  const queryNames = new Set(query.map((p) => p.name));
   const declared = (name: string | undefined, fallback: string): string | undefined => {
     const chosen = name ?? fallback;
     return queryNames.has(chosen) ? chosen : undefined;
   };
   const limitParam = declared(pagination.limit, 'limit');
-  const afterParam = declared(pagination.after, 'after');
-  const success = op.responses.find((r) => r.status.startsWith('2'));
-  const successStatus = success && /^\d{3}$/.test(success.status) ? Number(success.status) : op.binding.action === 'create' ? 201 : 200;
-  const fields = recordFields(model, op);
+  const afterParam = declared(pagination.after, 'after') ?? (pagination.after === undefined ? declared(undefined, 'cursor') : undefined);
+  const response = answerResponse(op.responses);
+  const media = answerMedia(response);
+  const recordPointer = recordPointerOf(model, op, media?.schemaPointer);
+  const fields = propertiesOf(model.document, recordPointer, true);
   const itemOp = model.operations.find((o) => o.binding.resource === op.binding.resource && o.binding.action === 'read');
+  const writable = op.requestBody ? writableFields(model, op, op.binding.action === 'patch' ? recordPointer : undefined) : undefined;
+  const limitSchema = limitParam ? query.find((p) => p.name === limitParam)?.schemaPointer : undefined;
   return {
     operation: op,
-    successStatus,
+    document: model.document,
+    successStatus: answerStatus(response),
+    mediaType: media?.mediaType,
     filters: op.binding.action === 'list' ? [...queryNames].filter((n) => n !== limitParam && n !== afterParam && fields.has(n)) : [],
     limitParam,
     afterParam,
-    writable: op.requestBody ? writableFields(model, op) : undefined,
+    pageSize: pageSizeOf(model.document, limitSchema),
+    envelope: op.binding.action === 'list' && sendsJson(media) ? envelopeOf(model.document, media?.schemaPointer) : undefined,
+    writable,
     idParam: op.parameters.filter((p) => p.in === 'path').at(-1)?.name,
+    idProperty: op.binding.idProperty ?? 'id',
+    scope: op.binding.scope ?? [],
     itemPath: itemOp?.pathTemplate,
+    recordPointer,
+    ownedFields: ownedFieldsOf(model.document, recordPointer, writable, op.binding.idProperty ?? 'id'),
+    jsonPatch: op.requestBody?.content.some((m) => m.mediaType === 'application/json-patch+json') ?? false,
   };
 }
 
+/** The page size when none is asked for: the limit's `default`, never above its `maximum`. */
+function pageSizeOf(document: unknown, pointer: string | undefined): number {
+  const schema = pointer === undefined ? undefined : follow(document, pointer).value;
+  if (!isObject(schema)) return DEFAULT_PAGE_SIZE;
+  const size = typeof schema.default === 'number' ? schema.default : DEFAULT_PAGE_SIZE;
+  return typeof schema.maximum === 'number' ? Math.min(size, schema.maximum) : size;
+}
+
+function recordPointerOf(model: ApiModel, op: OperationSpec, pointer: string | undefined): string | undefined {
+  if (pointer === undefined) return undefined;
+  const { value, pointer: at } = follow(model.document, pointer);
+  if (op.binding.action !== 'list' || !isObject(value)) return at;
+  return listItems(model.document, value, at)?.pointer;
+}
+
 /** Property names of the schema at `pointer`, through `$ref` and `allOf`; readOnly ones only if asked. */
-function propertiesOf(document: unknown, pointer: string | undefined, includeReadOnly: boolean, depth = 0): Set<string> {
+export function propertiesOf(document: unknown, pointer: string | undefined, includeReadOnly: boolean, depth = 0): Set<string> {
   const names = new Set<string>();
   if (pointer === undefined || depth > 8) return names;
   const { value, pointer: at } = follow(document, pointer);
@@ -62,17 +115,34 @@ function propertiesOf(document: unknown, pointer: string | undefined, includeRea
   return names;
 }
 
-function recordFields(model: ApiModel, op: OperationSpec): Set<string> {
-  const success = op.responses.find((r) => r.status.startsWith('2'))?.content[0]?.schemaPointer;
-  if (success === undefined) return new Set();
-  const { value, pointer } = follow(model.document, success);
-  const itemPointer = isObject(value) && value.items !== undefined ? `${pointer}/items` : pointer;
-  return propertiesOf(model.document, itemPointer, true);
-}
-
-function writableFields(model: ApiModel, op: OperationSpec): Set<string> {
-  const names = new Set<string>();
+/** Fields a client may write: the request schema's, and for a patch the record's too (a JSON Patch body names none). */
+function writableFields(model: ApiModel, op: OperationSpec, recordPointer: string | undefined): Set<string> {
+  const names = propertiesOf(model.document, recordPointer, false);
   for (const media of op.requestBody?.content ?? []) propertiesOf(model.document, media.schemaPointer, false).forEach((n) => names.add(n));
   names.delete('id');
+  names.delete(op.binding.idProperty ?? 'id');
   return names;
+}
+
+/** Names in `required` of the schema at `pointer`, through `$ref` and `allOf`. */
+function requiredOf(document: unknown, pointer: string, depth = 0): Set<string> {
+  const { value, pointer: at } = follow(document, pointer);
+  const names = new Set<string>();
+  if (!isObject(value) || depth > 8) return names;
+  if (Array.isArray(value.required)) for (const name of value.required) if (typeof name === 'string') names.add(name);
+  if (Array.isArray(value.allOf))
+    value.allOf.forEach((_, i) => requiredOf(document, `${at}/allOf/${i}`, depth + 1).forEach((n) => names.add(n)));
+  return names;
+}
+
+function ownedFieldsOf(
+  document: unknown,
+  pointer: string | undefined,
+  writable: ReadonlySet<string> | undefined,
+  idProperty: string,
+): Set<string> {
+  if (pointer === undefined) return new Set();
+  const owned = new Set([...requiredOf(document, pointer), ...[...propertiesOf(document, pointer, true)].filter((n) => !writable?.has(n))]);
+  owned.delete(idProperty);
+  return owned;
 }

@@ -45,38 +45,117 @@ export interface GenerationOptions {
   /** The "now" generated dates are relative to. */
   readonly referenceDate: Date;
   readonly validation: ValidationOptions;
+  /** Serve a document's example even when it breaks its schema (for negative tests). */
+  readonly serveInvalidExamples: boolean;
 }
 
+/** Progress while a generation is built: `done` of `total` operations prepared. */
+export interface CompileProgress {
+  readonly phase: 'compiling';
+  readonly done: number;
+  readonly total: number;
+  /** Whether request validators are compiled now or on each operation's first request. */
+  readonly lazy: boolean;
+}
+
+/**
+ * Above this many operations, an operation's request validator is compiled on its first request
+ * rather than at start. Compiling is most of what start-up costs on a large document (Ajv turns
+ * every schema into code: about 0.8 s of GitHub's 1,000 operations) and most operations of a large
+ * API are never called in a session. Below it, every schema is compiled at start, so a schema Ajv
+ * cannot compile stops the start naming the operation and the schema. Above it, references that
+ * resolve nowhere are still caught at start (openapi/check-refs.ts); any other schema fault is
+ * reported, naming the operation and the schema, on the operation's first request (a 500 in the
+ * log), never by the other operations.
+ */
+export const EAGER_OPERATIONS = 300;
+
+/** How often (in operations) building reports progress. */
+const PROGRESS_EVERY = 100;
+
 /** Builds a generation; an operation that cannot be prepared stops it with a message naming the operation. */
-export function buildGeneration(model: ApiModel, number: number, options: GenerationOptions): Generation {
+export function buildGeneration(
+  model: ApiModel,
+  number: number,
+  options: GenerationOptions,
+  onProgress?: (event: CompileProgress) => void,
+): Generation {
   const basePath = options.basePath ?? model.basePath;
-  const compiler = new SchemaCompiler(model.document, model.dialect);
-  const prepared = model.operations.map((op) => {
+  const total = model.operations.length;
+  const lazy = total > EAGER_OPERATIONS;
+  // Registering an 11 MB document with Ajv costs a walk of all of it: a lazy generation pays it on
+  // its first request instead.
+  let compiler: SchemaCompiler | undefined;
+  const compilerOf = (): SchemaCompiler => (compiler ??= new SchemaCompiler(model.document, model.dialect));
+  const prepared = model.operations.map((op, i) => {
+    if (i % PROGRESS_EVERY === 0) onProgress?.({ phase: 'compiling', done: i, total, lazy });
     try {
-      return prepareOperation(model, op, compiler, basePath, options);
+      return prepareOperation(model, op, compilerOf, basePath, options, lazy);
     } catch (error) {
       throw new Error(`operation ${op.id} (${op.method} ${op.pathTemplate}): ${(error as Error).message}`, { cause: error });
     }
   });
+  onProgress?.({ phase: 'compiling', done: total, total, lazy });
   return Object.freeze({ number, model, basePath, router: new Router(prepared, basePath) });
 }
 
 function prepareOperation(
   model: ApiModel,
   op: OperationSpec,
-  compiler: SchemaCompiler,
+  compilerOf: () => SchemaCompiler,
   basePath: string,
   options: GenerationOptions,
+  lazy: boolean,
 ): PreparedOperation {
   let generated: SandboxResponse | undefined;
+  let validator: RequestValidator | undefined;
+  let check: ResponseCheck | undefined;
+  const validatorOf = (): RequestValidator => {
+    if (validator) return validator;
+    const compiler = compilerOf();
+    try {
+      compileRequestSchemas(op, compiler);
+    } catch (error) {
+      // Lazily, this runs on a request: the message must still say whose schema failed.
+      if (lazy) throw new Error(`operation ${op.id} (${op.method} ${op.pathTemplate}): ${(error as Error).message}`, { cause: error });
+      throw error;
+    }
+    return (validator = new RequestValidator(op, compiler, model.document, options.validation));
+  };
+  if (!lazy) validatorOf();
   return Object.freeze({
     operation: op,
     method: op.method,
     pathTemplate: op.pathTemplate,
-    validator: new RequestValidator(op, compiler, model.document, options.validation),
+    get validator() {
+      return validatorOf();
+    },
     binding: resolveBinding(model, op),
-    check: new ResponseCheck(op, compiler),
+    // Compiles each response schema on the first answer it checks.
+    get check() {
+      return (check ??= new ResponseCheck(op, compilerOf()));
+    },
     lifecycleHeaders: lifecycleHeaders(model, op, basePath),
-    generatedAnswer: () => (generated ??= mockAnswer(model.document, op, options.seed, options.referenceDate)),
+    generatedAnswer: () =>
+      (generated ??= mockAnswer(model.document, op, options.seed, options.referenceDate, {
+        serveInvalidExamples: options.serveInvalidExamples,
+      })),
   });
+}
+
+/**
+ * Compiles the schemas of an operation's request one by one, so a schema Ajv refuses is named by
+ * its pointer (`schema #/components/schemas/Pet: ...`). The compiler keeps them, so the request
+ * validator built next finds them compiled.
+ */
+function compileRequestSchemas(op: OperationSpec, compiler: SchemaCompiler): void {
+  const pointers = [...op.parameters.map((p) => p.schemaPointer), ...(op.requestBody?.content.map((m) => m.schemaPointer) ?? [])];
+  for (const pointer of pointers) {
+    if (pointer === undefined) continue;
+    try {
+      compiler.compile(pointer);
+    } catch (error) {
+      throw new Error(`schema ${pointer}: ${(error as Error).message}`, { cause: error });
+    }
+  }
 }

@@ -3,7 +3,7 @@ import type { SandboxResponse } from '../vocabulary/exchange.js';
 
 /**
  * Writes the core's plain answer, whose headers are complete (`pipeline/answer-headers.ts`): the
- * JSON body and its exact Content-Length, nothing else added. The headers
+ * body (JSON, or as encoded for its media type) and its exact Content-Length, nothing else added. The headers
  * go out in one `writeHead` with a flat list, and the body as a string, which Node sends in the
  * same write as the head (a Buffer would take a second, vectored one): both measured on the hot path.
  */
@@ -12,7 +12,8 @@ export function writeResponse(res: ServerResponse, response: SandboxResponse, me
     res.end();
     return;
   }
-  const payload = response.body === undefined ? undefined : JSON.stringify(response.body);
+  // A body encoded for its media type (XML, text, bytes) goes as it is; any other is JSON.
+  const payload = response.encoded ?? (response.body === undefined ? undefined : JSON.stringify(response.body));
   const flat: string[] = [];
   for (const name in response.headers) flat.push(name, response.headers[name] as string);
   if (payload !== undefined) flat.push('content-length', String(Buffer.byteLength(payload)));

@@ -1,18 +1,25 @@
 import type { Faker } from '@faker-js/faker';
-import { follow, isObject, type JsonObject } from '../openapi/json-pointer.js';
+import { escapePointerToken, follow, isObject, type JsonObject } from '../openapi/json-pointer.js';
+import { satisfies } from './document-schemas.js';
+import { byName, formatted, matching, xFakerValue } from './realistic-values.js';
 
 const MAX_DEPTH = 6;
 
 /**
  * Generates a value that satisfies the schema at `pointer`, using a seeded faker so the same seed
  * gives the same value. Follows `$ref`s by pointer, so recursive schemas stop at a fixed depth.
+ * `name` is the property the value is for: it picks a realistic generator (`email`, `city`).
  */
-export function fakeFromSchema(document: unknown, pointer: string, faker: Faker, depth = 0): unknown {
+export function fakeFromSchema(document: unknown, pointer: string, faker: Faker, depth = 0, name?: string): unknown {
   const { value, pointer: at } = follow(document, pointer);
   if (!isObject(value)) return null;
   const schema = value;
   if (schema.const !== undefined) return schema.const;
-  if (Array.isArray(schema.examples) && schema.examples.length > 0 && depth > 0) return faker.helpers.arrayElement(schema.examples);
+  const custom = xFakerValue(schema, faker);
+  if (custom && satisfies(document, at, custom.value)) return custom.value;
+  // A schema's own examples, only those that satisfy it (an invalid one is reported, never served).
+  const examples = Array.isArray(schema.examples) ? schema.examples.filter((ex) => satisfies(document, at, ex)) : [];
+  if (examples.length > 0 && depth > 0) return faker.helpers.arrayElement(examples);
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return faker.helpers.arrayElement(schema.enum);
   if (Array.isArray(schema.allOf)) {
     return schema.allOf.reduce<unknown>(
@@ -49,8 +56,11 @@ export function fakeFromSchema(document: unknown, pointer: string, faker: Faker,
       return faker.datatype.boolean();
     case 'null':
       return null;
-    default:
+    default: {
+      const realistic = schema.pattern === undefined ? (formatted(schema.format, faker) ?? byName(name, faker)) : undefined;
+      if (realistic !== undefined && satisfies(document, at, realistic)) return realistic;
       return fakeString(schema, faker);
+    }
   }
 }
 
@@ -67,7 +77,7 @@ function fakeObject(document: unknown, schema: JsonObject, at: string, faker: Fa
   const out: Record<string, unknown> = {};
   if (!isObject(schema.properties) || depth >= MAX_DEPTH) return out;
   for (const name of Object.keys(schema.properties)) {
-    out[name] = fakeFromSchema(document, `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, faker, depth + 1);
+    out[name] = fakeFromSchema(document, `${at}/properties/${escapePointerToken(name)}`, faker, depth + 1, name);
   }
   return out;
 }
@@ -86,33 +96,13 @@ function fakeInteger(schema: JsonObject, faker: Faker): number {
 }
 
 function fakeString(schema: JsonObject, faker: Faker): string {
-  switch (schema.format) {
-    case 'date-time':
-      return faker.date
-        .recent({ days: 90 })
-        .toISOString()
-        .replace(/\.\d{3}Z$/, 'Z');
-    case 'date':
-      return faker.date.recent({ days: 90 }).toISOString().slice(0, 10);
-    case 'email':
-      return faker.internet.email().toLowerCase();
-    case 'uri':
-    case 'url':
-      return faker.internet.url();
-    case 'uuid':
-      return faker.string.uuid();
-    case 'hostname':
-      return faker.internet.domainName();
-    case 'ipv4':
-      return faker.internet.ipv4();
-    case 'ipv6':
-      return faker.internet.ipv6();
-    default: {
-      const min = num(schema.minLength, 1);
-      const max = num(schema.maxLength, Math.max(min, 24));
-      let text = faker.lorem.words({ min: 1, max: 3 });
-      while (text.length < min) text += ` ${faker.lorem.word()}`;
-      return text.slice(0, max);
-    }
+  const min = num(schema.minLength, 1);
+  const max = num(schema.maxLength, Math.max(min, 24));
+  if (typeof schema.pattern === 'string') {
+    const text = matching(schema.pattern, faker);
+    if (text !== undefined) return text;
   }
+  let text = faker.lorem.words({ min: 1, max: 3 });
+  while (text.length < min) text += ` ${faker.lorem.word()}`;
+  return text.slice(0, max);
 }

@@ -4,6 +4,7 @@ import {
   type ApiModel,
   type Lifecycle,
   type OperationSpec,
+  type ParameterSpec,
   type SecurityRequirement,
   type SecurityScheme,
 } from '../vocabulary/operation.js';
@@ -11,7 +12,7 @@ import { explicitBinding, inferBindings, NO_BINDING } from './bindings.js';
 import { readRequestBody, readResponses } from './media.js';
 import { normalize30 } from './normalize-30.js';
 import { mergeParameters, pathNames, readParameters } from './parameters.js';
-import { readSecurity, readSecuritySchemes } from './security-schemes.js';
+import { readSecurity, readSecuritySchemes, securityWarnings } from './security-schemes.js';
 
 /**
  * Compiles an OpenAPI 3.0/3.1 document into the plain operation model. Anything the sandbox cannot
@@ -51,6 +52,7 @@ export function buildApiModel(source: unknown): ApiModel {
     basePath: basePathOf(document),
     operations: inferBindings(document, operations),
     securitySchemes,
+    warnings: securityWarnings(securitySchemes),
     document,
   };
 }
@@ -69,16 +71,19 @@ interface OperationSource {
 
 /** Reads one operation of the document into its plain record. */
 function readOperation(document: unknown, src: OperationSource): OperationSpec {
-  const parameters = mergeParameters(
+  const declared = mergeParameters(
     readParameters(document, src.pathItem.parameters, `${src.itemPointer}/parameters`),
     readParameters(document, src.op.parameters, `${src.opPointer}/parameters`),
   );
-  for (const name of pathNames(src.pathTemplate)) {
-    if (!parameters.some((p) => p.in === 'path' && p.name === name)) throw new Error(`path parameter {${name}} is not declared`);
-  }
-  for (const p of parameters) {
-    if (p.in === 'path' && !pathNames(src.pathTemplate).includes(p.name)) throw new Error(`path parameter ${p.name} is not in the path`);
-  }
+  // OpenAPI 3.1 §4.8.12.2 requires every template expression to be declared and every path
+  // parameter to be in the template. Real documents break both; neither stops the start: a path
+  // parameter the template lacks can never be sent and is dropped, and an undeclared `{name}` is
+  // read as a required string (any non-empty text), so the path stays reachable.
+  const names = pathNames(src.pathTemplate);
+  const implicit = names
+    .filter((name) => !declared.some((p) => p.in === 'path' && p.name === name))
+    .map((name) => implicitPathParameter(name));
+  const parameters = [...declared.filter((p) => p.in !== 'path' || names.includes(p.name)), ...implicit];
   const security = src.op.security === undefined ? src.globalSecurity : readSecurity(src.op.security, src.securitySchemes, 'the operation');
   return {
     id: src.id,
@@ -92,6 +97,17 @@ function readOperation(document: unknown, src: OperationSource): OperationSpec {
     lifecycle: readLifecycle(src.op),
   };
 }
+
+const implicitPathParameter = (name: string): ParameterSpec => ({
+  name,
+  in: 'path',
+  required: true,
+  schemaPointer: undefined,
+  kind: 'string',
+  itemKind: 'any',
+  style: 'simple',
+  explode: false,
+});
 
 function readLifecycle(op: JsonObject): Lifecycle {
   const date = (field: string): Date | undefined => {

@@ -1,34 +1,83 @@
 import { readFile } from 'node:fs/promises';
 import { load as parseYaml } from 'js-yaml';
+import { describeBroken, scanReferences } from './check-refs.js';
 import { isObject } from './json-pointer.js';
+import { locateJsonError, locateYamlError } from './locate-parse-error.js';
+import { convertSwagger2 } from './swagger2.js';
+
+/** What loading reports as it goes; the CLI turns it into progress lines, tests ignore it. */
+export type LoadProgress =
+  | { readonly phase: 'loading'; readonly file: string }
+  | { readonly phase: 'converting'; readonly from: 'Swagger 2.0' }
+  | { readonly phase: 'warning'; readonly message: string };
+
+export interface LoadedDocument {
+  /** An OpenAPI 3.0 or 3.1 document with local references only. */
+  readonly document: unknown;
+  /** The version the file declares (`2.0`, `3.0.3`, `3.1.0`). */
+  readonly sourceVersion: string;
+  /** What the sandbox accepted but could not carry over exactly (located). */
+  readonly warnings: readonly string[];
+}
 
 /**
- * Reads an OpenAPI document (YAML or JSON) and bundles any external `$ref`s into it, so the rest of
- * the sandbox works on one self-contained document with local references only.
+ * Reads an OpenAPI document (YAML or JSON), bundles any external `$ref`s into it, checks that every
+ * reference resolves, and converts Swagger 2.0 into OpenAPI 3.0, so the rest of the sandbox works
+ * on one self-contained 3.x document. A document that is broken stops here with a message naming
+ * the file and the line (a parse error) or the JSON pointer (a reference), in the user's own file.
  */
-export async function loadDocument(path: string): Promise<unknown> {
+export async function readDocument(path: string, onProgress?: (event: LoadProgress) => void): Promise<LoadedDocument> {
+  onProgress?.({ phase: 'loading', file: path });
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     throw new Error(`cannot read the OpenAPI document ${path}: ${(error as Error).message}`, { cause: error });
   }
+  const json = /\.json$/i.test(path);
   let parsed: unknown;
   try {
     // JSON documents (GitHub's is 11 MB) parse natively; YAML with js-yaml, which we measured at a
     // sixth of the time of the \`yaml\` package on the Pet Store document.
-    parsed = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
+    parsed = json ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new Error(`the OpenAPI document ${path} is not valid YAML or JSON: ${(error as Error).message}`, { cause: error });
+    throw new Error(json ? locateJsonError(path, text, error) : locateYamlError(path, error), { cause: error });
   }
-  if (!isObject(parsed) || typeof parsed.openapi !== 'string') {
-    throw new Error(`${path} is not an OpenAPI 3 document: no "openapi" version field`);
+  const version = versionOf(path, parsed);
+  // One walk finds both the external references to bundle and the local ones that go nowhere.
+  let scan = scanReferences(parsed);
+  let bundled = parsed;
+  if (scan.external) scan = scanReferences((bundled = await bundle(path, parsed)));
+  if (scan.broken.length > 0) throw new Error(describeBroken(path, scan.broken));
+  if (version !== '2.0') return { document: bundled, sourceVersion: version, warnings: [] };
+  onProgress?.({ phase: 'converting', from: 'Swagger 2.0' });
+  const { document, warnings } = await convertSwagger2(bundled);
+  for (const message of warnings) onProgress?.({ phase: 'warning', message });
+  return { document, sourceVersion: version, warnings };
+}
+
+/** The document alone (for callers with no use for progress or warnings). */
+export async function loadDocument(path: string): Promise<unknown> {
+  return (await readDocument(path)).document;
+}
+
+/** `2.0` (Swagger), `3.0.x` or `3.1.x`; any other stops the start naming what the file says. */
+function versionOf(path: string, parsed: unknown): string {
+  if (!isObject(parsed)) throw new Error(`${path} is not an OpenAPI document: it holds no object`);
+  if (typeof parsed.swagger === 'string' || typeof parsed.swagger === 'number') {
+    const swagger = String(parsed.swagger);
+    // YAML reads an unquoted `swagger: 2.0` as the number 2.
+    if (swagger === '2.0' || swagger === '2') return '2.0';
+    throw new Error(`${path} is Swagger ${swagger}; the sandbox reads Swagger 2.0 and OpenAPI 3.0 and 3.1`);
   }
+  if (typeof parsed.openapi !== 'string') throw new Error(`${path} is not an OpenAPI document: no "openapi" or "swagger" version field`);
   if (!/^3\.[01]\./.test(parsed.openapi)) {
-    throw new Error(`${path} is OpenAPI ${parsed.openapi}; the sandbox reads 3.0 and 3.1 documents`);
+    throw new Error(`${path} is OpenAPI ${parsed.openapi}; the sandbox reads Swagger 2.0 and OpenAPI 3.0 and 3.1`);
   }
-  const hasExternal = /"\$ref":"(?!#)/.test(JSON.stringify(parsed));
-  if (!hasExternal) return parsed;
+  return parsed.openapi;
+}
+
+async function bundle(path: string, parsed: unknown): Promise<unknown> {
   try {
     // Loaded only for documents that need it: it is a start-up cost single-file documents skip.
     const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');

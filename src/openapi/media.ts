@@ -29,8 +29,16 @@ export function readRequestBody(document: unknown, raw: unknown, pointer: string
   return { required: value.required === true, content: readMedia(document, value.content, at) };
 }
 
+/**
+ * An operation that declares no response (OpenAPI 3.1 §4.8.10 makes `responses` optional; 3.0 and
+ * Swagger 2.0 documents in the wild leave it out too) promises nothing about its answer. The
+ * sandbox answers it `204 No Content`: a success that claims no body it would have to invent
+ * (decision pinned in test/http/swagger2.test.ts, "an operation with no responses").
+ */
+const NO_CONTENT: ResponseSpec = { status: '204', headers: [], content: [] };
+
 export function readResponses(document: unknown, raw: unknown, pointer: string): ResponseSpec[] {
-  if (!isObject(raw)) throw new Error('it declares no responses');
+  if (!isObject(raw) || Object.keys(raw).length === 0) return [NO_CONTENT];
   return Object.keys(raw).map((status) => {
     const { value, pointer: at } = follow(document, `${pointer}/${escapePointerToken(status)}`);
     const response = isObject(value) ? value : {};

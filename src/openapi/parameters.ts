@@ -1,14 +1,26 @@
-import type { ParameterSpec } from '../vocabulary/operation.js';
-import { follow, isObject } from './json-pointer.js';
+import type { ParameterLocation, ParameterSpec, ParameterStyle, ValueKind } from '../vocabulary/operation.js';
+import { escapePointerToken, follow, isArray, isObject, type JsonObject } from './json-pointer.js';
 import { kindOf, schemaAt } from './value-kind.js';
 
 /** Parameters of an operation or path item, read into plain records (OpenAPI 3.1 §4.8.12). */
 
 export const pathNames = (template: string): string[] => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
 
+/** The styles each location allows (OpenAPI 3.1 §4.8.12.4, "Style Values"); the first is the default. */
+const STYLES: Readonly<Record<ParameterLocation, readonly [ParameterStyle, ...ParameterStyle[]]>> = {
+  path: ['simple', 'label', 'matrix'],
+  query: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
+  header: ['simple'],
+  cookie: ['form'],
+};
+
+// OpenAPI 3.1 §4.8.12.1: header parameters with these names "SHALL be ignored" (HTTP itself and the
+// security schemes own them).
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
 export function readParameters(document: unknown, raw: unknown, pointer: string): ParameterSpec[] {
   if (!Array.isArray(raw)) return [];
-  return raw.map((_, index) => {
+  return raw.flatMap((_, index) => {
     const { value, pointer: at } = follow(document, `${pointer}/${index}`);
     if (!isObject(value) || typeof value.name !== 'string' || typeof value.in !== 'string') {
       throw new Error(`parameter ${index} has no name or location`);
@@ -17,25 +29,74 @@ export function readParameters(document: unknown, raw: unknown, pointer: string)
     if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') {
       throw new Error(`parameter ${value.name} has an unknown location "${location}"`);
     }
-    if (value.content !== undefined) throw new Error(`parameter ${value.name} uses "content"; only "schema" parameters are supported`);
-    const schemaPointer = value.schema === undefined ? undefined : `${at}/schema`;
-    const kind = kindOf(document, schemaPointer);
-    const style = typeof value.style === 'string' ? value.style : location === 'query' || location === 'cookie' ? 'form' : 'simple';
-    if (!['form', 'simple'].includes(style))
-      throw new Error(`parameter ${value.name} uses style "${style}"; form and simple are supported`);
-    if (kind === 'object') throw new Error(`parameter ${value.name} is an object; object parameters are not supported`);
-    const items = schemaAt(document, schemaPointer)?.items;
-    return {
-      name: location === 'header' ? value.name.toLowerCase() : value.name,
-      in: location,
-      required: value.required === true || location === 'path',
-      schemaPointer,
-      kind,
-      itemKind: kind === 'array' && items !== undefined ? kindOf(document, `${schemaPointer}/items`) : 'any',
-      style,
-      explode: typeof value.explode === 'boolean' ? value.explode : style === 'form',
-    };
+    if (location === 'header' && IGNORED_HEADERS.has(value.name.toLowerCase())) return [];
+    return [readParameter(document, value, at, location)];
   });
+}
+
+function readParameter(document: unknown, value: JsonObject, at: string, location: ParameterLocation): ParameterSpec {
+  const name = String(value.name);
+  const content = isObject(value.content) ? Object.keys(value.content)[0] : undefined;
+  const schemaPointer =
+    content !== undefined ? contentSchema(document, at, content) : value.schema === undefined ? undefined : `${at}/schema`;
+  const kind = content !== undefined ? 'any' : kindOf(document, schemaPointer);
+  // A style the location does not allow (or one OpenAPI does not define) is read as the location's
+  // default, which is what clients generated from the document send.
+  const allowed = STYLES[location];
+  const style = allowed.find((s) => s === value.style) ?? allowed[0];
+  const objectKinds = kind === 'object' ? readPropertyKinds(document, schemaPointer) : {};
+  return {
+    name: location === 'header' ? name.toLowerCase() : name,
+    in: location,
+    required: value.required === true || location === 'path',
+    schemaPointer,
+    kind,
+    itemKind:
+      kind === 'array' && schemaAt(document, schemaPointer)?.items !== undefined
+        ? kindOf(document, `${resolved(document, schemaPointer)}/items`)
+        : 'any',
+    style,
+    explode: typeof value.explode === 'boolean' ? value.explode : style === 'form',
+    ...objectKinds,
+    ...(content !== undefined ? { mediaType: content.toLowerCase() } : {}),
+    ...(location === 'query' && value.allowEmptyValue === true ? { allowEmptyValue: true } : {}),
+  };
+}
+
+const resolved = (document: unknown, pointer: string | undefined): string =>
+  pointer === undefined ? '' : follow(document, pointer).pointer;
+
+function contentSchema(document: unknown, at: string, mediaType: string): string | undefined {
+  const pointer = `${at}/content/${escapePointerToken(mediaType)}/schema`;
+  return follow(document, pointer).value === undefined ? undefined : pointer;
+}
+
+/**
+ * Per-property kinds of an object parameter, so `R=100` becomes `{ R: 100 }` for an integer `R`.
+ * Properties come from the schema and its `allOf` members; undeclared ones take the kind of
+ * `additionalProperties` when the schema names it (true or a schema), and are not read otherwise.
+ */
+function readPropertyKinds(document: unknown, pointer: string | undefined): Pick<ParameterSpec, 'propertyKinds' | 'additionalKind'> {
+  const kinds = new Map<string, ValueKind>();
+  let additionalKind: ValueKind | undefined;
+  const visit = (at: string, depth: number): void => {
+    const base = resolved(document, at);
+    const schema = schemaAt(document, base);
+    if (!schema || depth > 8) return;
+    if (isObject(schema.properties)) {
+      for (const property of Object.keys(schema.properties)) {
+        if (!kinds.has(property)) kinds.set(property, kindOf(document, `${base}/properties/${escapePointerToken(property)}`));
+      }
+    }
+    if (schema.additionalProperties === true) additionalKind ??= 'any';
+    else if (isObject(schema.additionalProperties)) additionalKind ??= kindOf(document, `${base}/additionalProperties`);
+    if (isArray(schema.allOf)) schema.allOf.forEach((_, i) => visit(`${base}/allOf/${i}`, depth + 1));
+  };
+  if (pointer !== undefined) visit(pointer, 0);
+  // A free-form object (no properties declared, additional ones not forbidden) takes any name.
+  const forbidden = schemaAt(document, pointer)?.additionalProperties === false;
+  if (kinds.size === 0 && !forbidden) additionalKind ??= 'any';
+  return additionalKind === undefined ? { propertyKinds: kinds } : { propertyKinds: kinds, additionalKind };
 }
 
 /** Operation-level parameters override path-level ones with the same name and location. */

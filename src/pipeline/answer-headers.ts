@@ -10,6 +10,8 @@ export interface HeaderParts {
   readonly own: Readonly<Record<string, string>>;
   readonly requestId: string;
   readonly hasBody: boolean;
+  /** The body's media type, chosen among those the document declares (`validation/answer-media.ts`); JSON when absent. */
+  readonly contentType?: string | undefined;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -18,7 +20,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * The one place an answer's headers are assembled: every answer, API or admin, success or error,
  * goes through here. The answer's own headers win over the steps'; both Link fields are kept (the
  * answer's `rel="next"` and the operation's `rel="successor-version"`, RFC 8288 §3); every answer
- * names its request (X-Request-Id), and a body is JSON unless the answer says otherwise.
+ * names its request (X-Request-Id), and a body is JSON unless the answer or its negotiated type says otherwise.
  */
 export function answerHeaders(parts: HeaderParts): Record<string, string> {
   const headers: Record<string, string> = { ...parts.cors, ...parts.limit, ...parts.lifecycle, ...parts.own };
@@ -26,6 +28,6 @@ export function answerHeaders(parts: HeaderParts): Record<string, string> {
   const ownLink = parts.own.link;
   if (stepLink !== undefined && ownLink !== undefined) headers.link = `${ownLink}, ${stepLink}`;
   headers['x-request-id'] = parts.requestId;
-  if (parts.hasBody && headers['content-type'] === undefined) headers['content-type'] = JSON_TYPE;
+  if (parts.hasBody && headers['content-type'] === undefined) headers['content-type'] = parts.contentType ?? JSON_TYPE;
   return headers;
 }

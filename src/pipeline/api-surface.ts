@@ -1,9 +1,12 @@
-import { authenticate, type AuthOutcome, type KeyLookup } from '../auth/authenticate.js';
+import { authenticate, type AuthOutcome, type CredentialLookup } from '../auth/authenticate.js';
+import type { KeyRegistry } from '../auth/key-registry.js';
+import type { TokenStore } from '../auth/token-store.js';
 import type { WorkspaceClocks } from '../clock/workspace-clocks.js';
 import { dispatch } from '../dispatch/dispatch.js';
 import type { Generation } from '../generation/generation.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { RecordStore } from '../store/record-store.js';
+import type { SecurityRequirement, SecurityScheme } from '../vocabulary/operation.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import type { CorsPolicy } from './cors.js';
 import type { Caller, Surface } from './surface.js';
@@ -20,7 +23,9 @@ export interface ApiSettings {
 /** What the API surface's steps use, and nothing more. */
 export interface ApiCapabilities {
   readonly generation: () => Generation;
-  readonly keys: KeyLookup;
+  readonly keys: Pick<KeyRegistry, 'find' | 'findBasic'>;
+  /** Tokens minted by the token endpoint. */
+  readonly tokens: Pick<TokenStore, 'find'>;
   readonly limiter: Pick<Limiter, 'take'>;
   readonly clocks: Pick<WorkspaceClocks, 'of'>;
   readonly store: RecordStore;
@@ -29,8 +34,14 @@ export interface ApiCapabilities {
 
 /** The user's API: keys bound to plans, rate limits, and answers from the store or the document. */
 export function apiSurface(capabilities: ApiCapabilities): Surface {
-  const { keys, limiter, clocks, store, settings } = capabilities;
+  const { keys, tokens, limiter, clocks, store, settings } = capabilities;
   const now = (caller: Caller): number => clocks.of(caller.workspace).now();
+  const lookup: CredentialLookup = {
+    key: (presented) => keys.find(presented),
+    basic: (username, password) => keys.findBasic(username, password),
+    // A token expires on the sandbox clock of its key's workspace.
+    token: (presented) => tokens.find(presented, (workspace) => clocks.of(workspace).now()),
+  };
   return {
     generation: capabilities.generation,
     cors: settings.cors,
@@ -40,20 +51,15 @@ export function apiSurface(capabilities: ApiCapabilities): Surface {
     identify(generation, operation, credentials, clientAddress) {
       const schemes = generation.model.securitySchemes;
       // Against the operation's requirements, or any scheme when no route matched. A public
-      // operation still counts a valid key it is sent against that key, not the address.
-      const anyKey = (): AuthOutcome =>
-        authenticate(
-          [...schemes.keys()].map((name) => [name]),
-          schemes,
-          credentials,
-          keys,
-        );
-      const auth = operation ? authenticate(operation.security, schemes, credentials, keys) : anyKey();
+      // operation still counts a valid key it is sent against that key, not the address; so does a
+      // valid key short of a scope (403).
+      const anyKey = (): AuthOutcome => authenticate(eachScheme(schemes), schemes, credentials, lookup);
+      const auth = operation ? authenticate(operation.security, schemes, credentials, lookup) : anyKey();
       const counted = auth.kind === 'anonymous' ? anyKey() : auth;
-      const caller: Caller =
-        counted.kind === 'key'
-          ? { client: counted.key, keyId: counted.key.id, workspace: counted.key.workspace }
-          : { client: { id: `address:${clientAddress}`, plan: settings.anonymousPlan }, keyId: undefined, workspace: DEFAULT_WORKSPACE };
+      const key = counted.kind === 'anonymous' ? undefined : counted.key;
+      const caller: Caller = key
+        ? { client: key, keyId: key.id, workspace: key.workspace }
+        : { client: { id: `address:${clientAddress}`, plan: settings.anonymousPlan }, keyId: undefined, workspace: DEFAULT_WORKSPACE };
       return { caller, rejection: auth.kind === 'rejected' ? auth : undefined };
     },
     limit: (caller) => limiter.take(caller.client, now(caller)),
@@ -67,4 +73,20 @@ export function apiSurface(capabilities: ApiCapabilities): Surface {
         generatedAnswer: prepared.generatedAnswer,
       }),
   };
+}
+
+const anySchemeOf = new WeakMap<ReadonlyMap<string, SecurityScheme>, readonly SecurityRequirement[]>();
+
+/**
+ * Each checkable scheme as a requirement of its own, without scopes: who a request is, whatever the
+ * operation asks. Built once per document (the map is the generation's).
+ */
+function eachScheme(schemes: ReadonlyMap<string, SecurityScheme>): readonly SecurityRequirement[] {
+  let requirements = anySchemeOf.get(schemes);
+  if (!requirements) {
+    // A scheme the sandbox cannot check identifies nobody: it would make every request anonymous.
+    requirements = [...schemes.values()].filter((s) => s.kind !== 'unchecked').map((s) => [{ scheme: s.name, scopes: [] }]);
+    anySchemeOf.set(schemes, requirements);
+  }
+  return requirements;
 }

@@ -1,4 +1,5 @@
 import type { PreparedOperation } from '../generation/generation.js';
+import { encodeAnswer, notAcceptable } from '../validation/answer-media.js';
 import { parseQuery } from '../validation/parse-query.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
@@ -44,7 +45,7 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   }
 
   // 1. Route.
-  const route = generation.router.match(req.method, req.path);
+  const route = generation.router.match(req.method, req.path, req.headers);
   const prepared: PreparedOperation | undefined = route.kind === 'found' ? route.operation : undefined;
   const operation = prepared?.operation;
   const query = parseQuery(req.query);
@@ -56,7 +57,12 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   // 3. Rate limit.
   const counted = surface.limit?.(caller);
   const verdict = counted instanceof Promise ? await counted : counted;
-  const settle = (response: SandboxResponse): PipelineResult => {
+  const settle = (answered: SandboxResponse): PipelineResult => {
+    // The body in the media type chosen for it among those the document declares (XML built, text
+    // and bytes as they are; JSON is written by the edge).
+    const { response, contentType } = prepared
+      ? encodeAnswer(generation.model.document, prepared.operation, answered, req.headers.accept)
+      : { response: answered, contentType: undefined };
     const headers = answerHeaders({
       cors,
       limit: verdict?.headers,
@@ -64,6 +70,7 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
       own: response.headers,
       requestId: req.id,
       hasBody: response.body !== undefined,
+      contentType,
     });
     const answer = { ...response, headers };
     // The last step: the whole answer, headers included, checked against the document.
@@ -107,7 +114,12 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   const validated = validator.validate({ pathParams: route.pathParams, query: queryValues, headers: req.headers }, body);
   if (!validated.ok) return settle(fail(validated.error));
 
-  // 7. Respond (the answer is checked against the document after its headers are assembled).
+  // 7. Negotiate: a valid request whose answer the client would not take is refused before anything
+  // is done (406, RFC 9110 §15.5.7); a broken one learns what is wrong with it first.
+  const unacceptable = notAcceptable(op, req.headers.accept);
+  if (unacceptable) return settle(fail(unacceptable));
+
+  // 8. Respond (the answer is checked against the document after its headers are assembled).
   return settle(await surface.respond(route.operation, validated.input, { caller, generation, rawQuery: queryValues }));
 }
 

@@ -1,3 +1,5 @@
+import { compileSegment, compileTemplate, type Discriminator, type SegmentMatcher } from './template.js';
+
 /** What the router needs of a route: its method and its path template (`/pets/{petId}`). */
 export interface Routable {
   readonly method: string;
@@ -10,20 +12,37 @@ export type RouteMatch<T extends Routable> =
   | { readonly kind: 'not-found' }
   | { readonly kind: 'bad-encoding' };
 
-interface Node<T> {
-  readonly literals: Map<string, Node<T>>;
-  param: { readonly name: string; readonly node: Node<T> } | undefined;
-  readonly operations: Map<string, T>;
+/** One operation at a node: its own parameter names (siblings may name the same position differently). */
+interface Entry<T> {
+  readonly operation: T;
+  readonly names: readonly string[];
+  readonly discriminator: Discriminator | undefined;
 }
 
-const newNode = <T>(): Node<T> => ({ literals: new Map(), param: undefined, operations: new Map() });
+interface Node<T> {
+  readonly literals: Map<string, Node<T>>;
+  /** Partly templated segments (`{name}.{ext}`), most literal text first. */
+  readonly partials: { readonly matcher: SegmentMatcher; readonly node: Node<T> }[];
+  /** A fully templated segment (`{id}`), whatever its name. */
+  param: Node<T> | undefined;
+  readonly operations: Map<string, Entry<T>[]>;
+}
+
+const newNode = <T>(): Node<T> => ({ literals: new Map(), partials: [], param: undefined, operations: new Map() });
+
+type Headers = Readonly<Record<string, string | undefined>>;
 
 /**
- * A segment trie built once from the operation model. Literal segments win over templated ones, as
- * OpenAPI 3.1 §4.8.8 requires ("concrete paths are matched before their templated counterparts").
+ * A segment trie built once from the operation model. At each segment a literal wins over a
+ * partly templated segment, which wins over a fully templated one: OpenAPI 3.1 §4.8.8 ("concrete
+ * paths are matched before their templated counterparts"), read segment by segment. Among partly
+ * templated segments the one with more literal text is tried first. A path that a more concrete
+ * branch does not serve falls back to the next. A trailing slash is part of the path (RFC 3986
+ * §6.2.3 leaves `/pets` and `/pets/` distinct): each matches only as documented.
  */
 export class Router<T extends Routable> {
   private readonly root = newNode<T>();
+  private readonly hidden: T[] = [];
 
   constructor(
     operations: readonly T[],
@@ -32,21 +51,38 @@ export class Router<T extends Routable> {
     for (const op of operations) this.add(op);
   }
 
+  /** Operations no request can reach (an earlier one has the same method and path shape). */
+  get unreachable(): readonly T[] {
+    return this.hidden;
+  }
+
   private add(op: T): void {
+    const template = compileTemplate(op.pathTemplate);
     let node = this.root;
-    for (const segment of op.pathTemplate.split('/').filter(Boolean)) {
-      const param = /^\{([^}]+)\}$/.exec(segment);
-      if (param) {
-        const name = param[1] ?? '';
-        node.param ??= { name, node: newNode<T>() };
-        node = node.param.node;
-      } else {
-        let next = node.literals.get(segment);
-        if (!next) node.literals.set(segment, (next = newNode<T>()));
+    for (const segment of template.segments) {
+      if (segment.kind === 'literal') {
+        let next = node.literals.get(segment.text);
+        if (!next) node.literals.set(segment.text, (next = newNode<T>()));
         node = next;
+      } else if (segment.kind === 'param') {
+        node = node.param ??= newNode<T>();
+      } else {
+        let partial = node.partials.find((p) => p.matcher.shape === segment.shape);
+        if (!partial) {
+          partial = { matcher: compileSegment(segment.shape), node: newNode<T>() };
+          node.partials.push(partial);
+          // Stable sort: equal literal weight keeps document order.
+          node.partials.sort((a, b) => b.matcher.literalLength - a.matcher.literalLength);
+        }
+        node = partial.node;
       }
     }
-    node.operations.set(op.method, op);
+    const entries = node.operations.get(op.method) ?? [];
+    const clash = entries.some(
+      (e) => e.discriminator === undefined || template.discriminator === undefined || sameTarget(e.discriminator, template.discriminator),
+    );
+    if (clash) this.hidden.push(op);
+    else node.operations.set(op.method, [...entries, { operation: op, names: template.names, discriminator: template.discriminator }]);
   }
 
   /** Whether a request path is under the API's base path at all. */
@@ -54,19 +90,30 @@ export class Router<T extends Routable> {
     return path === this.basePath || path.startsWith(`${this.basePath}/`) || this.basePath === '';
   }
 
-  match(method: string, rawPath: string): RouteMatch<T> {
+  /**
+   * @param headers the request's headers (lower-case names), for operations told apart by one
+   *   (`/#X-Amz-Target=…` keys); without them such operations are not found.
+   */
+  match(method: string, rawPath: string, headers: Headers = {}): RouteMatch<T> {
     if (!this.owns(rawPath)) return { kind: 'not-found' };
     const rest = rawPath.slice(this.basePath.length);
     // The root (`/` in the document) is the base path itself, with or without its slash.
     const segments = rest === '' || rest === '/' ? [] : rest.split('/').slice(1);
-    if (segments.some((s) => s === '')) return { kind: 'not-found' };
-    const params: Record<string, string> = {};
-    const node = this.walk(this.root, segments, 0, params);
+    // Only the last segment may be empty: that is a trailing slash, matched as a literal.
+    if (segments.slice(0, -1).some((s) => s === '')) return { kind: 'not-found' };
+    const captures: string[] = [];
+    const node = this.walk(this.root, segments, 0, captures);
     if (node === 'bad-encoding') return { kind: 'bad-encoding' };
-    if (!node || node.operations.size === 0) return { kind: 'not-found' };
-    const operation = node.operations.get(method);
-    if (!operation) return { kind: 'method-not-allowed', allow: [...node.operations.keys()].sort() };
-    return { kind: 'found', operation, pathParams: params };
+    if (!node) return { kind: 'not-found' };
+    const entries = node.operations.get(method);
+    if (!entries) return { kind: 'method-not-allowed', allow: [...node.operations.keys()].sort() };
+    const entry =
+      entries.find((e) => e.discriminator !== undefined && headers[e.discriminator.header]?.trim() === e.discriminator.value) ??
+      entries.find((e) => e.discriminator === undefined);
+    if (!entry) return { kind: 'not-found' };
+    const pathParams: Record<string, string> = {};
+    entry.names.forEach((name, i) => (pathParams[name] = captures[i] ?? ''));
+    return { kind: 'found', operation: entry.operation, pathParams };
   }
 
   /** Every method served on a path, for CORS preflights; empty when no path matches. */
@@ -75,28 +122,37 @@ export class Router<T extends Routable> {
     return match.kind === 'method-not-allowed' ? match.allow : [];
   }
 
-  private walk(
-    node: Node<T>,
-    segments: readonly string[],
-    index: number,
-    params: Record<string, string>,
-  ): Node<T> | undefined | 'bad-encoding' {
+  /** The node serving `segments[index..]`, with the template values pushed onto `captures`. */
+  private walk(node: Node<T>, segments: readonly string[], index: number, captures: string[]): Node<T> | undefined | 'bad-encoding' {
     const segment = segments[index];
-    if (segment === undefined) return node;
+    if (segment === undefined) return node.operations.size > 0 ? node : undefined;
     const literal = node.literals.get(segment);
     if (literal) {
-      const found = this.walk(literal, segments, index + 1, params);
-      if (found === 'bad-encoding' || (found && found.operations.size > 0)) return found;
+      const found = this.walk(literal, segments, index + 1, captures);
+      if (found) return found;
     }
-    if (!node.param) return undefined;
+    if (segment === '' || (node.partials.length === 0 && !node.param)) return undefined;
     let decoded: string;
     try {
       decoded = decodeURIComponent(segment);
     } catch {
       return 'bad-encoding';
     }
-    const found = this.walk(node.param.node, segments, index + 1, params);
-    if (found && found !== 'bad-encoding') params[node.param.name] = decoded;
+    const depth = captures.length;
+    for (const { matcher, node: next } of node.partials) {
+      const values = matcher.match(decoded);
+      if (!values) continue;
+      captures.push(...values);
+      const found = this.walk(next, segments, index + 1, captures);
+      if (found) return found;
+      captures.length = depth;
+    }
+    if (!node.param) return undefined;
+    captures.push(decoded);
+    const found = this.walk(node.param, segments, index + 1, captures);
+    if (!found) captures.length = depth;
     return found;
   }
 }
+
+const sameTarget = (a: Discriminator, b: Discriminator): boolean => a.header === b.header && a.value === b.value;

@@ -1,3 +1,4 @@
+import { answerMedia, answerResponse, listItems } from '../openapi/bindings.js';
 import { follow, isObject } from '../openapi/json-pointer.js';
 import type { ApiModel } from '../vocabulary/operation.js';
 
@@ -8,7 +9,7 @@ import type { ApiModel } from '../vocabulary/operation.js';
 export function itemSchemas(model: ApiModel): Map<string, string | undefined> {
   const found = new Map<string, string | undefined>();
   const successSchema = (responses: ApiModel['operations'][number]['responses']): string | undefined =>
-    responses.find((r) => r.status.startsWith('2'))?.content[0]?.schemaPointer;
+    answerMedia(answerResponse(responses))?.schemaPointer;
   for (const op of model.operations) {
     const resource = op.binding.resource;
     if (resource === undefined || op.binding.action === 'mock') continue;
@@ -17,10 +18,28 @@ export function itemSchemas(model: ApiModel): Map<string, string | undefined> {
     if (pointer === undefined) continue;
     if (op.binding.action === 'list') {
       const { value, pointer: at } = follow(model.document, pointer);
-      if (isObject(value) && value.items !== undefined) found.set(resource, `${at}/items`);
+      const items = isObject(value) ? listItems(model.document, value, at) : undefined;
+      if (items) found.set(resource, items.pointer);
     } else if ((op.binding.action === 'read' || op.binding.action === 'create') && found.get(resource) === undefined) {
       found.set(resource, pointer);
     }
   }
   return found;
+}
+
+/**
+ * The parent collection of each nested one (`users/orders` → `users`), when the document has it:
+ * seeded children are spread over the parent's records. A nested collection with no parent
+ * collection is seeded empty (its parents' ids are unknown).
+ */
+export function parentCollections(model: ApiModel): Map<string, string | undefined> {
+  const parents = new Map<string, string | undefined>();
+  const names = new Set(model.operations.map((op) => op.binding.resource));
+  for (const op of model.operations) {
+    const { resource, scope } = op.binding;
+    if (resource === undefined || scope === undefined || scope.length === 0 || parents.has(resource)) continue;
+    const parent = resource.split('/').slice(0, -1).join('/');
+    parents.set(resource, names.has(parent) ? parent : undefined);
+  }
+  return parents;
 }

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { Low, Memory, type Adapter } from 'lowdb';
 import { seededFaker } from '../mock/seeded-faker.js';
 import type { FixtureDefinitions } from '../seeding/fixtures.js';
-import { itemSchemas } from '../seeding/item-schemas.js';
+import { itemSchemas, parentCollections } from '../seeding/item-schemas.js';
 import { generateRows } from '../seeding/seed-rows.js';
 import type { ApiModel } from '../vocabulary/operation.js';
 import type { Row } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { Collection } from './collection.js';
 import type { Page, PageQuery } from './paging.js';
-import type { Lookup, RecordStore } from './record-store.js';
+import { SCOPE_FIELD, type Lookup, type RecordStore, type Update } from './record-store.js';
 
 export type StoreData = Record<string, Row[]>;
 
@@ -106,6 +106,21 @@ export class MemoryRecordStore implements RecordStore {
     return { kind: 'found', row: replaced.row };
   }
 
+  async update(
+    workspace: string,
+    collection: string,
+    id: number,
+    change: (current: Row) => Readonly<Record<string, unknown>> | undefined,
+  ): Promise<Update> {
+    const records = this.collection(workspace, collection);
+    const current = records.get(id);
+    if (current.kind === 'not-found') return current;
+    // Read and write with no await between them: no other change can slip in (no lost update).
+    const fields = change(current.row);
+    if (fields === undefined) return { kind: 'refused' };
+    return this.replace(workspace, collection, id, fields);
+  }
+
   async delete(workspace: string, collection: string, id: number): Promise<Lookup> {
     const records = this.collection(workspace, collection);
     const removed = records.delete(id);
@@ -143,13 +158,26 @@ export class MemoryRecordStore implements RecordStore {
     const schemas = itemSchemas(this.model);
     // Collections the fixtures name come first, in their order, so `ref` fields find their targets.
     const names = [...new Set([...this.fixtures.collections.keys(), ...schemas.keys()])].filter((n) => schemas.has(n));
+    const parents = parentCollections(this.model);
     const seeded = new Map<string, Row[]>();
-    for (const name of names) {
+    // Parents before their nested collections, so children can be spread over them.
+    for (const name of names.sort((a, b) => a.split('/').length - b.split('/').length)) {
       const fixture = this.fixtures.collections.get(name) ?? { count: this.fixtures.defaultCount, fields: {} };
-      seeded.set(name, generateRows(this.model.document, schemas.get(name), fixture, faker, seeded));
+      const rows = generateRows(this.model.document, schemas.get(name), fixture, faker, seeded);
+      seeded.set(name, parents.has(name) ? scoped(rows, seeded.get(parents.get(name) ?? ''), faker) : rows);
     }
-    return Object.fromEntries(seeded);
+    return Object.fromEntries(names.map((name) => [name, seeded.get(name) ?? []]));
   }
+}
+
+/** A nested collection's seeded records, each under a random parent record (none without parents). */
+function scoped(rows: readonly Row[], parents: readonly Row[] | undefined, faker: ReturnType<typeof seededFaker>): Row[] {
+  if (parents === undefined || parents.length === 0) return [];
+  return rows.map((row) => {
+    const parent = faker.helpers.arrayElement([...parents]);
+    const above = parent[SCOPE_FIELD];
+    return { ...row, [SCOPE_FIELD]: typeof above === 'string' ? `${above}/${parent.id}` : String(parent.id) };
+  });
 }
 
 /** Why a parsed data file is not a store (an object of lists of records with ascending ids), or undefined. */

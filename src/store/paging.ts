@@ -8,12 +8,16 @@ export interface PageQuery {
   readonly limit: number;
   /** Field equality filters; a list value matches any of its members. */
   readonly filters: readonly (readonly [field: string, value: unknown])[];
+  /** Also count every row that passes the filters (an envelope's `total`): costs a scan of the rest. */
+  readonly count?: boolean;
 }
 
 export interface Page {
   readonly items: readonly Row[];
   /** The `after` value of the next page, or undefined on the last page. */
   readonly nextAfter: number | undefined;
+  /** How many rows pass the filters, when asked for. */
+  readonly total?: number;
 }
 
 /** Index of the first row whose id is greater than `after` (binary search: rows are sorted by id). */
@@ -39,11 +43,22 @@ const matches = (row: Row, filters: PageQuery['filters']): boolean =>
  */
 export function paginate(rows: readonly Row[], query: PageQuery): Page {
   const items: Row[] = [];
+  // `limit=0` (where the document allows it) is an empty page with no next one: there is no last
+  // id to continue after.
+  if (query.limit <= 0)
+    return query.count ? { items, nextAfter: undefined, total: countAll(rows, query) } : { items, nextAfter: undefined };
   for (let i = firstAfter(rows, query.after); i < rows.length; i++) {
     const row = rows[i] as Row;
     if (!matches(row, query.filters)) continue;
-    if (items.length === query.limit) return { items, nextAfter: (items.at(-1) as Row).id };
+    if (items.length === query.limit) {
+      const nextAfter = (items.at(-1) as Row).id;
+      return query.count ? { items, nextAfter, total: countAll(rows, query) } : { items, nextAfter };
+    }
     items.push(row);
   }
-  return { items, nextAfter: undefined };
+  return query.count ? { items, nextAfter: undefined, total: countAll(rows, query) } : { items, nextAfter: undefined };
 }
+
+/** Every row that passes the filters, wherever the page starts. */
+const countAll = (rows: readonly Row[], query: PageQuery): number =>
+  query.filters.length === 0 ? rows.length : rows.reduce((n, row) => (matches(row, query.filters) ? n + 1 : n), 0);

@@ -3,6 +3,15 @@ import type { Page, PageQuery } from './paging.js';
 
 export type Lookup = { readonly kind: 'found'; readonly row: Row } | { readonly kind: 'not-found' };
 
+/** What an `update` did: the changed record, no record with that id, or a change its function refused. */
+export type Update = Lookup | { readonly kind: 'refused' };
+
+/**
+ * The field a nested collection's records keep their parent's path parameters in (`"1"` for
+ * `/users/1/orders`, `"1/7"` two levels down); never shown in an answer.
+ */
+export const SCOPE_FIELD = '__scope';
+
 /**
  * The record-store contract dispatch works through: records per workspace and collection, each
  * change atomic and durable once its promise resolves (a change that cannot be made durable is
@@ -15,6 +24,16 @@ export interface RecordStore {
   get(workspace: string, collection: string, id: number): Promise<Lookup>;
   create(workspace: string, collection: string, fields: Readonly<Record<string, unknown>>): Promise<Row>;
   replace(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Lookup>;
+  /**
+   * Reads and changes one record in one atomic step (PATCH): `change` gets the record as stored and
+   * returns its new fields (the id is kept), or undefined to leave it as it is (`refused`).
+   */
+  update(
+    workspace: string,
+    collection: string,
+    id: number,
+    change: (current: Row) => Readonly<Record<string, unknown>> | undefined,
+  ): Promise<Update>;
   delete(workspace: string, collection: string, id: number): Promise<Lookup>;
   /** Every workspace back to the seeded state. */
   reset(): Promise<void>;

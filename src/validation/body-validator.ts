@@ -1,22 +1,42 @@
 import type { ValidateFunction } from 'ajv';
 import { errorBody, type ErrorBody, type Violation } from '../vocabulary/errors.js';
 import type { BodyRead } from '../vocabulary/exchange.js';
-import type { OperationSpec } from '../vocabulary/operation.js';
-import { matchMediaType } from './media-type.js';
+import type { MediaSpec, OperationSpec } from '../vocabulary/operation.js';
+import { bodyFields, type BodyField } from './body-fields.js';
+import { decodeForm } from './form-body.js';
+import { matchMediaType, type MediaKind } from './media-type.js';
+import { decodeMultipart, parseMultipart } from './multipart-body.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { toViolations } from './schema-compiler.js';
+import { readXml } from './xml-body.js';
 
-/** A request body judged by the operation's declared media types and their schemas, compiled once. */
+/** One declared request media type, compiled once: its validator and, for forms, its fields. */
+interface CompiledMedia {
+  readonly validate: ValidateFunction | undefined;
+  readonly fields: ReadonlyMap<string, BodyField>;
+}
+
+type Read = { readonly value: unknown; readonly violations: readonly Violation[] } | { readonly error: ErrorBody };
+
+/**
+ * A request body judged by the operation's declared media types and their schemas, compiled once.
+ * Every media type is read into the JSON value its schema describes (JSON, forms and multipart
+ * typed by the schema, XML by its XML Objects, text and bytes as strings), so one validator
+ * judges them all and every violation is reported at `body.<field>`.
+ */
 export class BodyValidator {
-  private readonly bodies: ReadonlyMap<string, ValidateFunction | undefined>;
+  private readonly bodies: ReadonlyMap<MediaSpec, CompiledMedia>;
 
   constructor(
     private readonly requestBody: OperationSpec['requestBody'],
     compiler: SchemaCompiler,
+    private readonly document: unknown,
   ) {
-    this.bodies = new Map(
-      (requestBody?.content ?? []).map((m) => [m.mediaType, m.schemaPointer ? compiler.compile(m.schemaPointer) : undefined]),
-    );
+    const compile = (m: MediaSpec): CompiledMedia => ({
+      validate: m.schemaPointer ? compiler.compile(m.schemaPointer) : undefined,
+      fields: m.schemaPointer ? bodyFields(document, m.schemaPointer) : new Map(),
+    });
+    this.bodies = new Map((requestBody?.content ?? []).map((m) => [m, compile(m)]));
   }
 
   /** Whether the operation takes a body at all (so the pipeline knows whether to read one). */
@@ -35,32 +55,85 @@ export class BodyValidator {
     }
     const match = matchMediaType(header, requestBody.content);
     if (!match.ok) return { error: errorBody('unsupported_media_type', match.message) };
-    let value: unknown;
-    if (match.json) {
-      let text: string;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-      } catch {
-        return { error: errorBody('malformed_json', 'The request body is not valid UTF-8') };
-      }
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        // The parser's own message quotes the input; only its position is passed on.
-        const at = /position (\d+)/.exec((error as Error).message)?.[1];
-        return { error: errorBody('malformed_json', `The request body is not valid JSON${at ? ` (at byte ${at})` : ''}`) };
-      }
-    } else {
-      value = bytes.toString('latin1');
-    }
-    const infinite = nonFiniteAt(value);
-    // JSON.parse reads 1e400 as Infinity, which JSON cannot carry back: refuse it, like an int64
-    // past 2^53, rather than store a value that would be answered as null.
-    if (infinite !== undefined) violations.push({ location: `body${infinite}`, message: 'must be a finite number' });
-    const validate = this.bodies.get(match.media.mediaType);
-    if (validate && !validate(value)) violations.push(...toViolations('body', validate.errors));
-    return { value };
+    const compiled = this.bodies.get(match.media);
+    const read = this.read(match.kind, match.parameters, bytes, match.media, compiled);
+    if ('error' in read) return read;
+    violations.push(...read.violations);
+    // A field already reported as unreadable (`count=abc`) is not reported again by the schema.
+    const reported = new Set(read.violations.map((v) => v.location));
+    const validate = compiled?.validate;
+    if (validate && !validate(read.value))
+      violations.push(...toViolations('body', validate.errors).filter((v) => !reported.has(v.location)));
+    return { value: read.value };
   }
+
+  private read(
+    kind: MediaKind,
+    parameters: Readonly<Record<string, string>>,
+    bytes: Buffer,
+    media: MediaSpec,
+    compiled: CompiledMedia | undefined,
+  ): Read {
+    const fields = compiled?.fields ?? new Map<string, BodyField>();
+    switch (kind) {
+      case 'json':
+        return readJson(bytes);
+      case 'form':
+        // Percent-escapes in a form are UTF-8 (WHATWG URL §5.1); the charset parameter has no say.
+        return decodeForm(bytes.toString('utf8'), fields);
+      case 'multipart': {
+        const parts = parseMultipart(bytes, parameters.boundary ?? '');
+        if (!parts.ok) return { error: errorBody('malformed_request', `The multipart body is malformed: ${parts.message}`) };
+        return decodeMultipart(parts.parts, fields);
+      }
+      case 'xml': {
+        const text = decodeText(bytes, parameters.charset);
+        if (text === undefined) return { error: errorBody('malformed_request', `The request body is not valid ${charsetOf(parameters)}`) };
+        const xml = readXml(this.document, media.schemaPointer, text);
+        return xml.ok ? { value: xml.value, violations: [] } : { error: errorBody('malformed_request', xml.message) };
+      }
+      case 'text': {
+        const text = decodeText(bytes, parameters.charset);
+        if (text === undefined) return { error: errorBody('malformed_request', `The request body is not valid ${charsetOf(parameters)}`) };
+        return { value: text, violations: [] };
+      }
+      case 'binary':
+        // Bytes as a string of one character per byte: `type: string` holds, and `maxLength` counts bytes.
+        return { value: bytes.toString('latin1'), violations: [] };
+    }
+  }
+}
+
+const charsetOf = (parameters: Readonly<Record<string, string>>): string => parameters.charset ?? 'utf-8';
+
+/** Text in its charset (UTF-8 when none is named), or undefined when the bytes are not of it. */
+function decodeText(bytes: Buffer, charset: string | undefined): string | undefined {
+  try {
+    return new TextDecoder(charset ?? 'utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function readJson(bytes: Buffer): Read {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return { error: errorBody('malformed_json', 'The request body is not valid UTF-8') };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    // The parser's own message quotes the input; only its position is passed on.
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    return { error: errorBody('malformed_json', `The request body is not valid JSON${at ? ` (at byte ${at})` : ''}`) };
+  }
+  const infinite = nonFiniteAt(value);
+  // JSON.parse reads 1e400 as Infinity, which JSON cannot carry back: refuse it, like an int64
+  // past 2^53, rather than store a value that would be answered as null.
+  return { value, violations: infinite === undefined ? [] : [{ location: `body${infinite}`, message: 'must be a finite number' }] };
 }
 
 /** Where the first non-finite number in a parsed JSON value is (`.a[2].b`; `` for the root), or undefined. */

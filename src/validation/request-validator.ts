@@ -4,7 +4,9 @@ import type { BodyRead } from '../vocabulary/exchange.js';
 import type { OperationSpec, ParameterSpec } from '../vocabulary/operation.js';
 import { schemaAt } from '../openapi/value-kind.js';
 import { BodyValidator } from './body-validator.js';
-import { parseParameter } from './parse-parameter.js';
+import { claims, gather, sourceOf, type Carriers, type Source } from './parameter-sources.js';
+import { isJsonMedia, parseMembers, parseParameter } from './parse-parameter.js';
+import { readCookies } from './read-cookies.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { toViolations } from './schema-compiler.js';
 
@@ -13,6 +15,8 @@ export interface ValidInput {
   readonly path: Readonly<Record<string, unknown>>;
   readonly query: Readonly<Record<string, unknown>>;
   readonly headers: Readonly<Record<string, unknown>>;
+  /** Cookie parameters (from the `Cookie` header), parsed and valid. */
+  readonly cookies?: Readonly<Record<string, unknown>>;
   /** The parsed body, or undefined when the operation takes none or none was sent. */
   readonly body: unknown;
 }
@@ -32,9 +36,12 @@ export interface ValidationOptions {
 
 interface CompiledParameter {
   readonly spec: ParameterSpec;
+  readonly source: Source;
   readonly validate: ValidateFunction | undefined;
   readonly fallback: { readonly value: unknown } | undefined;
 }
+
+type Bucket = 'path' | 'query' | 'header' | 'cookie';
 
 /**
  * Everything needed to judge one operation's requests, compiled once at start-up. Parameters are
@@ -44,7 +51,7 @@ interface CompiledParameter {
 export class RequestValidator {
   private readonly parameters: readonly CompiledParameter[];
   private readonly body: BodyValidator;
-  private readonly declaredQuery: ReadonlySet<string>;
+  private readonly queryParameters: readonly CompiledParameter[];
 
   constructor(
     operation: OperationSpec,
@@ -52,18 +59,19 @@ export class RequestValidator {
     document: unknown,
     private readonly options: ValidationOptions,
   ) {
-    this.parameters = operation.parameters
-      .filter((p) => p.in !== 'cookie')
-      .map((spec) => {
-        const schema = schemaAt(document, spec.schemaPointer);
-        return {
-          spec,
-          validate: spec.schemaPointer ? compiler.compile(spec.schemaPointer) : undefined,
-          fallback: schema && 'default' in schema ? { value: schema.default } : undefined,
-        };
-      });
-    this.declaredQuery = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
-    this.body = new BodyValidator(operation.requestBody, compiler);
+    this.parameters = operation.parameters.map((spec) => {
+      const schema = schemaAt(document, spec.schemaPointer);
+      // A `content` parameter in a media type the sandbox cannot read (XML, say) is taken as sent.
+      const readable = spec.mediaType === undefined || isJsonMedia(spec.mediaType) || spec.mediaType.startsWith('text/');
+      return {
+        spec,
+        source: sourceOf(spec, operation.parameters),
+        validate: spec.schemaPointer && readable ? compiler.compile(spec.schemaPointer) : undefined,
+        fallback: schema && 'default' in schema ? { value: schema.default } : undefined,
+      };
+    });
+    this.queryParameters = this.parameters.filter((p) => p.spec.in === 'query');
+    this.body = new BodyValidator(operation.requestBody, compiler, document);
   }
 
   /** Whether the operation takes a body at all (so the pipeline knows whether to read one). */
@@ -73,29 +81,44 @@ export class RequestValidator {
 
   validate(raw: RawInput, body: BodyRead | undefined): Validated {
     const violations: Violation[] = [];
-    const values = { path: {} as Record<string, unknown>, query: {} as Record<string, unknown>, header: {} as Record<string, unknown> };
-    for (const { spec, validate, fallback } of this.parameters) {
+    const values: Record<Bucket, Record<string, unknown>> = { path: {}, query: {}, header: {}, cookie: {} };
+    let cookies: ReadonlyMap<string, readonly string[]> | undefined;
+    const carriers: Carriers = {
+      path: raw.pathParams,
+      query: raw.query,
+      headers: raw.headers,
+      cookies: () => (cookies ??= readCookies(raw.headers.cookie)),
+    };
+    for (const { spec, source, validate, fallback } of this.parameters) {
       const location = `${spec.in}.${spec.name}`;
-      const texts = this.textsOf(spec, raw);
-      if (texts.length === 0) {
-        if (spec.required) violations.push({ location, message: 'is required' });
-        else if (fallback) values[spec.in === 'header' ? 'header' : (spec.in as 'path' | 'query')][spec.name] = fallback.value;
+      const sent = gather(spec, source, carriers);
+      if (sent.kind === 'nested') {
+        violations.push({ location, message: `"${sent.key}" nests deeper than the deepObject style defines` });
         continue;
       }
-      const parsed = parseParameter(spec, texts);
+      const count = sent.kind === 'texts' ? sent.texts.length : sent.pairs.length;
+      if (count === 0) {
+        if (spec.required) violations.push({ location, message: 'is required' });
+        else if (fallback) values[spec.in][spec.name] = fallback.value;
+        continue;
+      }
+      // OpenAPI 3.1 §4.8.12.2.1: with allowEmptyValue, `?name=` is a parameter sent without a value.
+      if (spec.allowEmptyValue && sent.kind === 'texts' && sent.texts.every((t) => t === '')) continue;
+      const parsed = sent.kind === 'texts' ? parseParameter(spec, sent.texts) : parseMembers(spec, sent.pairs);
       if (!parsed.ok) {
-        violations.push({ location, message: parsed.message });
+        violations.push({ location: parsed.at === undefined ? location : `${location}.${parsed.at}`, message: parsed.message });
         continue;
       }
       if (validate && !validate(parsed.value)) {
         violations.push(...toViolations(location, validate.errors));
         continue;
       }
-      values[spec.in === 'header' ? 'header' : (spec.in as 'path' | 'query')][spec.name] = parsed.value;
+      values[spec.in][spec.name] = parsed.value;
     }
     if (this.options.unknownQueryParameters === 'reject') {
       for (const name of raw.query.keys()) {
-        if (!this.declaredQuery.has(name)) violations.push({ location: `query.${name}`, message: 'is not a parameter of this operation' });
+        if (!this.queryParameters.some((p) => claims(p.spec, p.source, name)))
+          violations.push({ location: `query.${name}`, message: 'is not a parameter of this operation' });
       }
     }
     const parsedBody = this.body.check(raw.headers['content-type'], body, violations);
@@ -104,16 +127,9 @@ export class RequestValidator {
       const names = [...new Set(violations.map((v) => v.location))].join(', ');
       return { ok: false, error: errorBody('validation_failed', `Invalid request: ${names}`, violations) };
     }
-    return { ok: true, input: { path: values.path, query: values.query, headers: values.header, body: parsedBody.value } };
-  }
-
-  private textsOf(spec: ParameterSpec, raw: RawInput): readonly string[] {
-    if (spec.in === 'path') {
-      const value = raw.pathParams[spec.name];
-      return value === undefined ? [] : [value];
-    }
-    if (spec.in === 'query') return raw.query.get(spec.name) ?? [];
-    const header = raw.headers[spec.name];
-    return header === undefined ? [] : [header];
+    return {
+      ok: true,
+      input: { path: values.path, query: values.query, headers: values.header, cookies: values.cookie, body: parsedBody.value },
+    };
   }
 }

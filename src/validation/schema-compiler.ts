@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { RegExpLike } from 'ajv/dist/types/index.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Violation } from '../vocabulary/errors.js';
@@ -24,7 +25,7 @@ export class SchemaCompiler {
       strict: false,
       validateSchema: false,
       useDefaults: false,
-      code: { optimize: false },
+      code: { optimize: false, regExp: patternEngine },
       logger: false,
     } as const;
     this.ajv = dialect === '3.1' ? new Ajv2020(options) : new Ajv(options);
@@ -45,6 +46,28 @@ export class SchemaCompiler {
     return validate;
   }
 }
+
+/**
+ * How schema `pattern`s are compiled. JSON Schema patterns are ECMA-262 regular expressions
+ * (JSON Schema 2020-12 validation §6.3.3, OpenAPI 3.1 §4.8.24), but Ajv compiles them in unicode
+ * mode, which refuses what real documents write and plain ECMA-262 accepts (`[\w-.]`, `\_`, `\/`
+ * in classes). A pattern unicode mode refuses is compiled without it; one that no mode compiles
+ * (a PCRE `(?i)`, say) constrains nothing rather than stopping the start, as unknown formats do.
+ */
+export const patternEngine = Object.assign(
+  (pattern: string, flags: string): RegExpLike => {
+    try {
+      return new RegExp(pattern, flags);
+    } catch {
+      try {
+        return new RegExp(pattern, flags.replace('u', ''));
+      } catch {
+        return { test: () => true };
+      }
+    }
+  },
+  { code: 'patternEngine' },
+);
 
 /** Ajv's errors as violations, located under `prefix` (`body`, `query.limit`). */
 export function toViolations(prefix: string, errors: readonly ErrorObject[] | null | undefined): Violation[] {

@@ -31,6 +31,12 @@ export interface SandboxResponse {
   readonly headers: Readonly<Record<string, string>>;
   /** A JSON value to send, or undefined for no body. */
   readonly body?: unknown;
+  /**
+   * The body as sent, when it is not `body` written as JSON: XML built from it, text, bytes. Its
+   * type is the `content-type` header; `body` still holds the value it stands for, which the
+   * response check and the journal read. The edges send it as is.
+   */
+  readonly encoded?: string | Uint8Array;
 }
 
 /** What happened to one request: what logging and the journal hang off. */

@@ -11,6 +11,11 @@ export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
 /** The JSON types a parameter's text is parsed into before schema validation. */
 export type ValueKind = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object' | 'any';
 
+/** The serialisation styles of OpenAPI 3.1 §4.8.12.4 (and of `encoding` in form bodies, §4.8.15). */
+export const PARAMETER_STYLES = ['form', 'simple', 'label', 'matrix', 'spaceDelimited', 'pipeDelimited', 'deepObject'] as const;
+export type ParameterStyle = (typeof PARAMETER_STYLES)[number];
+export const isParameterStyle = (value: unknown): value is ParameterStyle => PARAMETER_STYLES.includes(value as ParameterStyle);
+
 export interface ParameterSpec {
   readonly name: string;
   readonly in: ParameterLocation;
@@ -20,8 +25,16 @@ export interface ParameterSpec {
   readonly kind: ValueKind;
   /** For arrays: the kind of each item. */
   readonly itemKind: ValueKind;
-  readonly style: string;
+  readonly style: ParameterStyle;
   readonly explode: boolean;
+  /** For objects: the kind of each declared property (OpenAPI 3.1 §4.8.12.4), read at start-up. */
+  readonly propertyKinds?: ReadonlyMap<string, ValueKind>;
+  /** For objects: the kind of properties not declared (from `additionalProperties`), or absent when the schema forbids or does not mention them. */
+  readonly additionalKind?: ValueKind;
+  /** `content`-typed parameters (OpenAPI 3.1 §4.8.12.2.2): the one media type the value is serialised in. */
+  readonly mediaType?: string;
+  /** Query only (OpenAPI 3.1 §4.8.12.2.1): an empty value (`?name=`) counts as sent and is not validated. */
+  readonly allowEmptyValue?: boolean;
 }
 
 export interface MediaSpec {
@@ -45,10 +58,19 @@ export interface ResponseSpec {
   readonly content: readonly MediaSpec[];
 }
 
-/** Schemes that must all be satisfied; an operation is satisfied by any one of its requirements. */
-export type SecurityRequirement = readonly string[];
+/**
+ * One scheme named by a requirement, with the scopes it requires: OAuth 2 / OpenID Connect scopes,
+ * or role names for other schemes (OpenAPI 3.1 §4.8.30). Empty: any credential of the scheme.
+ */
+export interface SchemeUse {
+  readonly scheme: string;
+  readonly scopes: readonly string[];
+}
 
-export type StoreAction = 'list' | 'create' | 'read' | 'replace' | 'delete' | 'mock';
+/** Schemes that must all be satisfied; an operation is satisfied by any one of its requirements. */
+export type SecurityRequirement = readonly SchemeUse[];
+
+export type StoreAction = 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete' | 'mock';
 
 export interface Binding {
   readonly action: StoreAction;
@@ -61,6 +83,14 @@ export interface Binding {
   readonly resource: string | undefined;
   /** list: names of the page-size and keyset-cursor query parameters (`limit`, `after` by default). */
   readonly pagination?: { readonly limit?: string; readonly after?: string };
+  /**
+   * Nested collections (`/users/{userId}/orders`): the path parameters naming the parent record,
+   * outermost first. Records are scoped by their values: one created under `/users/1/orders` is not
+   * listed, read or changed under `/users/2/orders`.
+   */
+  readonly scope?: readonly string[];
+  /** The record property holding the store's id (`id`, else the item path's parameter name). */
+  readonly idProperty?: string;
 }
 
 export interface Lifecycle {
@@ -85,9 +115,18 @@ export interface OperationSpec {
   readonly lifecycle: Lifecycle;
 }
 
+/** A security scheme (OpenAPI 3.1 §4.8.27) as the sandbox checks it. */
 export type SecurityScheme =
   | { readonly kind: 'bearer'; readonly name: string }
-  | { readonly kind: 'apiKey'; readonly name: string; readonly in: 'header' | 'query'; readonly parameter: string };
+  | { readonly kind: 'basic'; readonly name: string }
+  /** Another `Authorization` scheme (RFC 9110 §11.6.2), by its lower-case name: the credentials are a key. */
+  | { readonly kind: 'http'; readonly name: string; readonly scheme: string }
+  | { readonly kind: 'apiKey'; readonly name: string; readonly in: 'header' | 'query' | 'cookie'; readonly parameter: string }
+  /** Bearer tokens (RFC 6750); `tokenUrls` from the flows that have one, `scopes` every scope the flows declare. */
+  | { readonly kind: 'oauth2'; readonly name: string; readonly tokenUrls: readonly string[]; readonly scopes: readonly string[] }
+  | { readonly kind: 'openIdConnect'; readonly name: string }
+  /** A scheme the sandbox cannot check (mutualTLS, an unknown type): requirements are met without it. */
+  | { readonly kind: 'unchecked'; readonly name: string; readonly type: string };
 
 export interface ApiModel {
   readonly title: string;
@@ -98,6 +137,8 @@ export interface ApiModel {
   readonly basePath: string;
   readonly operations: readonly OperationSpec[];
   readonly securitySchemes: ReadonlyMap<string, SecurityScheme>;
+  /** What the sandbox serves around in the document (a scheme it cannot check), for the start-up log. */
+  readonly warnings: readonly string[];
   /** The document itself, for schema compilation and generation by pointer. */
   readonly document: unknown;
 }

@@ -50,7 +50,8 @@ describe('the understudy CLI', () => {
   it('stops with a message naming a document that does not load', async () => {
     const spec = await tempFile(
       'broken.yaml',
-      'openapi: 3.1.0\ninfo: { title: t, version: 1.0.0 }\npaths:\n  /x/{id}:\n    get:\n      responses: { "200": { description: ok } }\n',
+      // An extension the sandbox cannot honour stops the start, naming the operation.
+      'openapi: 3.1.0\ninfo: { title: t, version: 1.0.0 }\npaths:\n  /x/{id}:\n    get:\n      x-understudy: { action: frobnicate }\n      responses: { "200": { description: ok } }\n',
     );
     const { code, stderr } = await runCli(['--spec', spec]);
     expect(code).toBe(1);

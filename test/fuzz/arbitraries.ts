@@ -462,10 +462,12 @@ type Schemes = readonly (
 function schemesFor(model: ApiModel, op: OperationSpec): Schemes {
   const requirement = op.security.find(() => true);
   if (!requirement) return [];
-  return requirement.map((name) => {
+  return requirement.map(({ scheme: name }) => {
     const scheme = model.securitySchemes.get(name);
     if (!scheme) throw new Unsupported(`security scheme ${name}`);
-    return scheme.kind === 'bearer' ? { kind: 'bearer' as const } : { kind: 'apiKey' as const, in: scheme.in, parameter: scheme.parameter };
+    if (scheme.kind === 'bearer') return { kind: 'bearer' as const };
+    if (scheme.kind === 'apiKey' && scheme.in !== 'cookie') return { kind: 'apiKey' as const, in: scheme.in, parameter: scheme.parameter };
+    throw new Unsupported(`security scheme ${name} (${scheme.kind})`);
   });
 }
 

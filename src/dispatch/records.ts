@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { isObject } from '../openapi/json-pointer.js';
+import { satisfies } from '../mock/document-schemas.js';
+import { fakeFromSchema } from '../mock/schema-faker.js';
+import { seededFaker } from '../mock/seeded-faker.js';
+import { SCOPE_FIELD } from '../store/record-store.js';
+import type { Row } from '../vocabulary/record.js';
+import type { ResolvedBinding } from './resolve-binding.js';
+
+/** Records between the store and the answer: as the document shows them, and as they are stored. */
+
+/** A stored row as the document shows it: the id under its property, the parent scope hidden. */
+export function present(row: Row, idProperty: string): Readonly<Record<string, unknown>> {
+  // Most records need no change: answered as stored, with no copy per record of every page.
+  if (idProperty === 'id' && !Object.hasOwn(row, SCOPE_FIELD)) return row;
+  const { id, [SCOPE_FIELD]: _scope, ...fields } = row;
+  return idProperty === 'id' ? { id, ...fields } : { ...fields, [idProperty]: id };
+}
+
+/** The parent path parameters' values of a nested collection (`"1"` under `/users/1/orders`), or undefined. */
+export function scopeOf(binding: ResolvedBinding, path: Readonly<Record<string, unknown>>): string | undefined {
+  return binding.scope.length === 0 ? undefined : binding.scope.map((name) => String(path[name])).join('/');
+}
+
+/** Only the fields a client may write; anything else in the body is dropped, never stored. */
+export function pick(body: unknown, writable: ReadonlySet<string> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!isObject(body) || !writable) return out;
+  for (const name of writable) if (Object.hasOwn(body, name)) out[name] = body[name];
+  return out;
+}
+
+/** Fields the client cannot write (`createdAt`), kept through a replace or a patch. */
+export function serverFields(row: Row, writable: ReadonlySet<string> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) if (name !== 'id' && name !== SCOPE_FIELD && !writable?.has(name)) out[name] = value;
+  return out;
+}
+
+/**
+ * The record to store from what the client wrote: its writable fields, over the server's own fields
+ * (`createdAt`, `status`: kept from `base` on a replace, generated on a create) and any required
+ * field still missing, generated from the record schema, deterministically from what was written.
+ * Undefined when even that record would break the schema the operation answers with: then the
+ * operation is answered from the document and nothing is stored.
+ */
+export function completeRecord(
+  document: unknown,
+  binding: ResolvedBinding,
+  written: Readonly<Record<string, unknown>>,
+  base: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> | undefined {
+  const pointer = binding.recordPointer;
+  const { idProperty } = binding;
+  const record = Object.fromEntries(Object.entries({ ...base, ...written }).filter(([name]) => name !== idProperty));
+  if (pointer === undefined) return record;
+  const missing = [...binding.ownedFields].filter((name) => !Object.hasOwn(record, name));
+  if (missing.length > 0) {
+    const seed = createHash('sha256')
+      .update(`${binding.operation.id}:${JSON.stringify(written)}`)
+      .digest()
+      .readUInt32BE(0);
+    const generated = fakeFromSchema(document, pointer, seededFaker(seed, new Date('2026-01-01T00:00:00Z')));
+    for (const name of missing) if (isObject(generated) && Object.hasOwn(generated, name)) record[name] = generated[name];
+  }
+  return satisfies(document, pointer, { ...record, [idProperty]: 1 }) ? record : undefined;
+}

@@ -1,0 +1,24 @@
+import { isObject } from '../openapi/json-pointer.js';
+import { SchemaCompiler } from '../validation/schema-compiler.js';
+
+/**
+ * One schema compiler per document, shared by answer generation and dispatch to check what they
+ * are about to send (an example, a generated value, a record) against the schema it must satisfy.
+ * Validators are compiled on first use of each pointer and kept.
+ */
+const compilers = new WeakMap<object, SchemaCompiler>();
+
+export function compilerFor(document: unknown): SchemaCompiler {
+  const key = isObject(document) ? document : {};
+  let compiler = compilers.get(key);
+  if (!compiler) {
+    const dialect = isObject(document) && String(document.openapi).startsWith('3.1') ? '3.1' : '3.0';
+    compilers.set(key, (compiler = new SchemaCompiler(document, dialect)));
+  }
+  return compiler;
+}
+
+/** Whether `value` satisfies the schema at `pointer` (no schema: anything does). */
+export function satisfies(document: unknown, pointer: string | undefined, value: unknown): boolean {
+  return pointer === undefined || compilerFor(document).compile(pointer)(value);
+}

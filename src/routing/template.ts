@@ -1,0 +1,75 @@
+/**
+ * A path template (an OpenAPI `paths` key, §4.8.8) read once into what the router's trie needs:
+ * its segments, its parameter names in order, and, for keys that carry a fragment, the header
+ * that tells operations on the same path apart.
+ */
+
+export type Segment =
+  | { readonly kind: 'literal'; readonly text: string }
+  | { readonly kind: 'param' }
+  /** Template expressions among literal text (`{name}.{ext}`, `indexes('{name}')`), names erased (`{}.{}`). */
+  | { readonly kind: 'partial'; readonly shape: string };
+
+/** A header a request must carry, with this value, to reach the operation. */
+export interface Discriminator {
+  /** Lower case. */
+  readonly header: string;
+  readonly value: string;
+}
+
+export interface CompiledTemplate {
+  readonly segments: readonly Segment[];
+  /** Every template expression's name, left to right: the order the router captures values in. */
+  readonly names: readonly string[];
+  readonly discriminator: Discriminator | undefined;
+}
+
+export interface SegmentMatcher {
+  readonly shape: string;
+  /** Characters of literal text: the more, the more concrete, the earlier it is tried. */
+  readonly literalLength: number;
+  /** The values of the segment's expressions, or undefined when the segment does not fit. */
+  match(decoded: string): readonly string[] | undefined;
+}
+
+const EXPRESSION = /\{([^{}]+)\}/g;
+// AWS documents (JSON protocol) key operations as `/#X-Amz-Target=DynamoDB_20120810.PutItem`. A
+// fragment never reaches a server (RFC 3986 §3.5): real clients send the path before `#` and the
+// operation in the named header, so that header routes the request.
+const HEADER_TARGET = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+)=(.+)$/;
+
+export function compileTemplate(template: string): CompiledTemplate {
+  const hash = template.indexOf('#');
+  const path = hash === -1 ? template : template.slice(0, hash);
+  const target = hash === -1 ? null : HEADER_TARGET.exec(template.slice(hash + 1));
+  const names = [...path.matchAll(EXPRESSION)].map((m) => m[1] ?? '');
+  const parts = path === '/' || path === '' ? [] : path.split('/');
+  if (parts[0] === '') parts.shift();
+  // Doubled slashes are read as one; a trailing slash stays, as an empty last segment.
+  const segments = parts.filter((part, i) => part !== '' || i === parts.length - 1).map(toSegment);
+  const discriminator = target ? { header: (target[1] ?? '').toLowerCase(), value: target[2] ?? '' } : undefined;
+  return { segments, names, discriminator };
+}
+
+function toSegment(part: string): Segment {
+  if (!part.includes('{')) return { kind: 'literal', text: part };
+  if (/^\{[^{}]+\}$/.test(part)) return { kind: 'param' };
+  return { kind: 'partial', shape: part.replace(EXPRESSION, '{}') };
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A partly templated segment as a regular expression over the decoded segment. Each value is at
+ * least one character and greedy, so with `{name}.{ext}` the text `a.tar.gz` is `a.tar` and `gz`
+ * (the last dot splits, as file names are read).
+ */
+export function compileSegment(shape: string): SegmentMatcher {
+  const pieces = shape.split('{}');
+  const pattern = new RegExp(`^${pieces.map(escape).join('(.+)')}$`, 's');
+  return {
+    shape,
+    literalLength: pieces.reduce((n, piece) => n + piece.length, 0),
+    match: (decoded) => pattern.exec(decoded)?.slice(1),
+  };
+}

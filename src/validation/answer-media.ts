@@ -1,0 +1,111 @@
+import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
+import type { SandboxResponse } from '../vocabulary/exchange.js';
+import type { MediaSpec, OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
+import { chooseMediaType } from './accept.js';
+import { essence, isJsonType, mediaKind } from './media-type.js';
+import { buildXml } from './xml-answer.js';
+
+/** An answer ready for its headers: its body encoded where it is not JSON, and its media type. */
+export interface EncodedAnswer {
+  readonly response: SandboxResponse;
+  /** The Content-Type to send, when the answer does not set one itself; undefined: JSON. */
+  readonly contentType: string | undefined;
+}
+
+/** What an operation answers in, read once per operation (the operation records are immutable). */
+interface AnswerPlan {
+  /** The success response's declared media types: what `Accept` is negotiated against. */
+  readonly success: readonly string[];
+  readonly byStatus: (status: number) => ResponseSpec | undefined;
+}
+
+const plans = new WeakMap<OperationSpec, AnswerPlan>();
+
+function planOf(op: OperationSpec): AnswerPlan {
+  let plan = plans.get(op);
+  if (!plan) {
+    // The lowest declared 2xx (as the answer is chosen: OpenAPI 3.1 §4.8.16), else `default`.
+    const successes = op.responses.filter((r) => r.status.startsWith('2')).sort((a, b) => a.status.localeCompare(b.status));
+    const success = successes[0] ?? op.responses.find((r) => r.status === 'DEFAULT');
+    const byStatus = (status: number): ResponseSpec | undefined =>
+      op.responses.find((r) => r.status === String(status)) ??
+      op.responses.find((r) => r.status === `${String(status)[0] ?? ''}XX`) ??
+      op.responses.find((r) => r.status === 'DEFAULT');
+    plan = { success: success?.content.map((m) => m.mediaType) ?? [], byStatus };
+    plans.set(op, plan);
+  }
+  return plan;
+}
+
+/**
+ * A 406 when `Accept` rules out every media type the operation's success response is declared in
+ * (RFC 9110 §15.5.7), else undefined. An operation whose success has no content, or a request
+ * with no `Accept`, is always acceptable.
+ */
+export function notAcceptable(op: OperationSpec, accept: string | undefined): ErrorBody | undefined {
+  if (accept === undefined) return undefined;
+  const declared = planOf(op).success;
+  if (declared.length === 0 || chooseMediaType(declared, accept) !== undefined) return undefined;
+  return errorBody(
+    'not_acceptable',
+    `Accept ${accept.slice(0, 100)} rules out every type this operation answers in: ${declared.join(', ')}`,
+  );
+}
+
+/** The header value for a chosen type: JSON and text say UTF-8 unless the key names a charset. */
+function headerValue(chosen: string): string {
+  const kind = mediaKind(chosen);
+  const named = chosen.includes(';') ? chosen.replace(/\s*;\s*/g, '; ') : chosen;
+  if (/;\s*charset=/i.test(chosen)) return named;
+  if (essence(chosen) === 'application/json' || kind === 'text' || kind === 'xml') return `${named}; charset=utf-8`;
+  return named;
+}
+
+/** Bytes of a binary answer: a string of bytes (one character each, as request bodies are read) or, failing that, UTF-8. */
+const bytesOf = (text: string): Buffer => Buffer.from(text, /[\u0100-\uffff]/.test(text) ? 'utf8' : 'latin1');
+
+/**
+ * Decides an answer's media type among those the document declares for its status, and encodes
+ * its body for that type. A success is answered in the type `Accept` prefers (`chooseMediaType`);
+ * a declared type the answer already names (a generated answer's) is only the default when the
+ * request has no `Accept`. The sandbox's own errors stay in its JSON Error shape whatever `Accept`
+ * says (RFC 9110 §12.1 lets a server answer in a type not asked for), under a JSON type the
+ * document declares for that status (`application/problem+json`) when it declares one, else
+ * `application/json`. An answer naming a type the document does not declare keeps it.
+ */
+export function encodeAnswer(document: unknown, op: OperationSpec, response: SandboxResponse, accept: string | undefined): EncodedAnswer {
+  if (response.body === undefined || response.encoded !== undefined) return { response, contentType: undefined };
+  const declared = planOf(op).byStatus(response.status)?.content ?? [];
+  const own = response.headers['content-type'];
+  const ownKey = own === undefined ? undefined : declared.find((m) => essence(m.mediaType) === essence(own))?.mediaType;
+  if (own !== undefined && ownKey === undefined) return encode(document, declared, response, own, undefined);
+  const keys = declared.map((m) => m.mediaType);
+  let chosen: string | undefined;
+  if (own === undefined && response.status >= 400) chosen = keys.find((k) => isJsonType(k));
+  else if (ownKey !== undefined && accept === undefined) chosen = ownKey;
+  else chosen = chooseMediaType(keys, accept) ?? ownKey ?? chooseMediaType(keys, undefined);
+  if (chosen === undefined) return { response, contentType: undefined };
+  const { 'content-type': _replaced, ...headers } = response.headers;
+  return encode(document, declared, own === undefined ? response : { ...response, headers }, chosen, headerValue(chosen));
+}
+
+function encode(
+  document: unknown,
+  declared: readonly MediaSpec[],
+  response: SandboxResponse,
+  chosen: string,
+  contentType: string | undefined,
+): EncodedAnswer {
+  const kind = mediaKind(chosen);
+  const body = response.body;
+  if (kind === 'json') return { response, contentType };
+  let encoded: string | Uint8Array;
+  if (typeof body === 'string') encoded = kind === 'binary' ? bytesOf(body) : body;
+  else if (body instanceof Uint8Array) encoded = body;
+  else if (kind === 'xml') encoded = buildXml(document, mediaFor(declared, chosen)?.schemaPointer, body);
+  else encoded = JSON.stringify(body);
+  return { response: { ...response, encoded }, contentType };
+}
+
+const mediaFor = (declared: readonly MediaSpec[], chosen: string): MediaSpec | undefined =>
+  declared.find((m) => essence(m.mediaType) === essence(chosen)) ?? declared.find((m) => mediaKind(m.mediaType) === 'xml');

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { Router, type Routable } from '../../src/routing/router.js';
+
+const op = (method: string, pathTemplate: string): Routable & { readonly id: string } => ({
+  id: `${method} ${pathTemplate}`,
+  method,
+  pathTemplate,
+});
+
+const found = (router: Router<Routable & { id: string }>, method: string, path: string, headers?: Record<string, string>) => {
+  const match = router.match(method, path, headers);
+  return match.kind === 'found' ? { id: match.operation.id, params: match.pathParams } : match.kind;
+};
+
+describe('Router: templates within a segment', () => {
+  const router = new Router(
+    [
+      op('GET', '/files/{id}'),
+      op('GET', '/files/{name}.{ext}'),
+      op('GET', '/files/v{major}.{minor}'),
+      op('GET', '/files/readme.txt'),
+      op('GET', "/indexes('{name}')/docs"),
+    ],
+    '',
+  );
+
+  // prettier-ignore
+  it.each([
+    ['/files/readme.txt', 'GET /files/readme.txt', {}],
+    ['/files/v1.2', 'GET /files/v{major}.{minor}', { major: '1', minor: '2' }],
+    ['/files/a.tar.gz', 'GET /files/{name}.{ext}', { name: 'a.tar', ext: 'gz' }],
+    ['/files/caf%C3%A9.txt', 'GET /files/{name}.{ext}', { name: 'café', ext: 'txt' }],
+    ['/files/42', 'GET /files/{id}', { id: '42' }],
+    ["/indexes('a%2Fb')/docs", "GET /indexes('{name}')/docs", { name: 'a/b' }],
+  ])('%s → %s', (path, id, params) => {
+    expect(found(router, 'GET', path)).toEqual({ id, params });
+  });
+
+  it('needs a non-empty value for every expression', () => {
+    expect(found(router, 'GET', '/files/.txt')).toEqual({ id: 'GET /files/{id}', params: { id: '.txt' } });
+    expect(found(router, 'GET', "/indexes('')/docs")).toBe('not-found');
+  });
+
+  it('reports broken percent-encoding in a templated segment', () => {
+    expect(found(router, 'GET', '/files/%E0%A4%A.txt')).toBe('bad-encoding');
+  });
+});
+
+describe('Router: names bound per template', () => {
+  it('gives sibling templates their own names at the same position', () => {
+    const router = new Router([op('GET', '/recipe/{id}'), op('GET', '/recipe/{recipeId}/images'), op('DELETE', '/recipe/{key}')], '');
+    expect(found(router, 'GET', '/recipe/7')).toEqual({ id: 'GET /recipe/{id}', params: { id: '7' } });
+    expect(found(router, 'GET', '/recipe/7/images')).toEqual({ id: 'GET /recipe/{recipeId}/images', params: { recipeId: '7' } });
+    expect(found(router, 'DELETE', '/recipe/7')).toEqual({ id: 'DELETE /recipe/{key}', params: { key: '7' } });
+  });
+
+  it('keeps the first of two operations with the same method and path shape, and lists the other as unreachable', () => {
+    const router = new Router([op('GET', '/a/{x}'), op('GET', '/a/{y}')], '');
+    expect(found(router, 'GET', '/a/1')).toEqual({ id: 'GET /a/{x}', params: { x: '1' } });
+    expect(router.unreachable.map((o) => o.id)).toEqual(['GET /a/{y}']);
+  });
+});
+
+describe('Router: trailing slashes as documented', () => {
+  const router = new Router([op('GET', '/pets/'), op('GET', '/owners'), op('GET', '/both'), op('POST', '/both/')], '/v1');
+  // prettier-ignore
+  it.each([
+    ['GET', '/v1/pets/', 'GET /pets/'],
+    ['GET', '/v1/pets', 'not-found'],
+    ['GET', '/v1/owners', 'GET /owners'],
+    ['GET', '/v1/owners/', 'not-found'],
+    ['POST', '/v1/both/', 'POST /both/'],
+    ['POST', '/v1/both', 'method-not-allowed'],
+    ['GET', '/v1//pets/', 'not-found'],
+  ])('%s %s → %s', (method, path, expected) => {
+    const result = found(router, method, path);
+    expect(typeof result === 'string' ? result : result.id).toBe(expected);
+  });
+});
+
+describe('Router: path keys with a fragment (AWS `/#X-Amz-Target=…`)', () => {
+  const router = new Router(
+    [
+      op('POST', '/#X-Amz-Target=DynamoDB_20120810.PutItem'),
+      op('POST', '/#X-Amz-Target=DynamoDB_20120810.GetItem'),
+      op('GET', '/tables#listing'),
+      op('GET', '/tables#other'),
+    ],
+    '',
+  );
+
+  it('routes by the header the fragment names, as real clients send it', () => {
+    expect(found(router, 'POST', '/', { 'x-amz-target': 'DynamoDB_20120810.GetItem' })).toMatchObject({
+      id: 'POST /#X-Amz-Target=DynamoDB_20120810.GetItem',
+    });
+    expect(found(router, 'POST', '/', { 'x-amz-target': 'DynamoDB_20120810.PutItem' })).toMatchObject({
+      id: 'POST /#X-Amz-Target=DynamoDB_20120810.PutItem',
+    });
+  });
+
+  it('finds nothing without the header or with an unknown target', () => {
+    expect(found(router, 'POST', '/')).toBe('not-found');
+    expect(found(router, 'POST', '/', { 'x-amz-target': 'DynamoDB_20120810.Scan' })).toBe('not-found');
+    expect(router.match('GET', '/')).toEqual({ kind: 'method-not-allowed', allow: ['POST'] });
+  });
+
+  it('serves a fragment that names no header at the path before it; a second one is unreachable', () => {
+    expect(found(router, 'GET', '/tables')).toMatchObject({ id: 'GET /tables#listing' });
+    expect(router.unreachable.map((o) => o.id)).toEqual(['GET /tables#other']);
+  });
+});
