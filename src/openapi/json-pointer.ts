@@ -42,3 +42,9 @@ export function follow(document: unknown, pointer: string, seen: ReadonlySet<str
   }
   return { value, pointer };
 }
+
+/**
+ * Whether a `schema` field holds a schema: an object, or `true`/`false` (OpenAPI 3.1). Published
+ * documents sometimes write `schema: null`; that is read as no schema (any value), not refused.
+ */
+export const isSchema = (value: unknown): boolean => isObject(value) || typeof value === 'boolean';

@@ -35,6 +35,9 @@ export async function readDocument(path: string, onProgress?: (event: LoadProgre
     throw new Error(`cannot read the OpenAPI document ${path}: ${(error as Error).message}`, { cause: error });
   }
   const json = /\.json$/i.test(path);
+  // A byte-order mark is not part of the document (RFC 8259 §8.1 lets a parser ignore it): some
+  // published documents start with one.
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
   let parsed: unknown;
   try {
     // JSON documents (GitHub's is 11 MB) parse natively; YAML with js-yaml, which we measured at a

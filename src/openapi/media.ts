@@ -1,5 +1,5 @@
 import type { HeaderSpec, MediaSpec, OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
-import { escapePointerToken, follow, isObject } from './json-pointer.js';
+import { escapePointerToken, follow, isObject, isSchema } from './json-pointer.js';
 import { kindOf } from './value-kind.js';
 
 /** Request bodies and responses, with their media types, read into plain records. */
@@ -18,7 +18,7 @@ function readMedia(document: unknown, content: unknown, pointer: string): MediaS
         if (isObject(ex) && ex.value !== undefined) example = { value: ex.value };
       }
     }
-    return { mediaType: mediaType.toLowerCase(), schemaPointer: m.schema === undefined ? undefined : `${at}/schema`, example };
+    return { mediaType: mediaType.toLowerCase(), schemaPointer: isSchema(m.schema) ? `${at}/schema` : undefined, example };
   });
 }
 
@@ -46,7 +46,7 @@ export function readResponses(document: unknown, raw: unknown, pointer: string):
       ? Object.keys(response.headers).map((name) => {
           const h = follow(document, `${at}/headers/${escapePointerToken(name)}`);
           const header = isObject(h.value) ? h.value : {};
-          const schemaPointer = header.schema === undefined ? undefined : `${h.pointer}/schema`;
+          const schemaPointer = isSchema(header.schema) ? `${h.pointer}/schema` : undefined;
           return { name: name.toLowerCase(), required: header.required === true, schemaPointer, kind: kindOf(document, schemaPointer) };
         })
       : [];

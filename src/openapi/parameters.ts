@@ -1,5 +1,5 @@
 import type { ParameterLocation, ParameterSpec, ParameterStyle, ValueKind } from '../vocabulary/operation.js';
-import { escapePointerToken, follow, isArray, isObject, type JsonObject } from './json-pointer.js';
+import { escapePointerToken, follow, isArray, isObject, isSchema, type JsonObject } from './json-pointer.js';
 import { kindOf, schemaAt } from './value-kind.js';
 
 /** Parameters of an operation or path item, read into plain records (OpenAPI 3.1 §4.8.12). */
@@ -37,8 +37,7 @@ export function readParameters(document: unknown, raw: unknown, pointer: string)
 function readParameter(document: unknown, value: JsonObject, at: string, location: ParameterLocation): ParameterSpec {
   const name = String(value.name);
   const content = isObject(value.content) ? Object.keys(value.content)[0] : undefined;
-  const schemaPointer =
-    content !== undefined ? contentSchema(document, at, content) : value.schema === undefined ? undefined : `${at}/schema`;
+  const schemaPointer = content !== undefined ? contentSchema(document, at, content) : isSchema(value.schema) ? `${at}/schema` : undefined;
   const kind = content !== undefined ? 'any' : kindOf(document, schemaPointer);
   // A style the location does not allow (or one OpenAPI does not define) is read as the location's
   // default, which is what clients generated from the document send.
@@ -68,7 +67,7 @@ const resolved = (document: unknown, pointer: string | undefined): string =>
 
 function contentSchema(document: unknown, at: string, mediaType: string): string | undefined {
   const pointer = `${at}/content/${escapePointerToken(mediaType)}/schema`;
-  return follow(document, pointer).value === undefined ? undefined : pointer;
+  return isSchema(follow(document, pointer).value) ? pointer : undefined;
 }
 
 /**

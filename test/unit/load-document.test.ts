@@ -96,3 +96,32 @@ describe('located load errors', () => {
     expect(model.operations.find((o) => o.id === 'ping')?.responses).toEqual([{ status: '204', headers: [], content: [] }]);
   });
 });
+
+/** What published documents do that the specification does not quite allow, read rather than refused. */
+describe('tolerated quirks of published documents', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'understudy-quirks-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('reads a JSON document that starts with a byte-order mark', async () => {
+    const path = join(dir, 'bom.json');
+    await writeFile(path, '\uFEFF' + JSON.stringify({ openapi: '3.0.3', info: { title: 'bom', version: '1' }, paths: {} }));
+    const { document } = await readDocument(path);
+    expect(buildApiModel(document).title).toBe('bom');
+  });
+
+  it('reads `schema: null` as no schema: any value is accepted', async () => {
+    const path = join(dir, 'null-schema.yaml');
+    await writeFile(
+      path,
+      'openapi: 3.0.3\ninfo: { title: t, version: 1 }\npaths:\n  /items:\n    post:\n      parameters:\n' +
+        '        - { name: q, in: query, schema: null }\n      requestBody:\n        content:\n          application/json: { schema: null }\n' +
+        '      responses: { "204": { description: done } }\n',
+    );
+    const [op] = buildApiModel((await readDocument(path)).document).operations;
+    expect(op?.requestBody?.content[0]?.schemaPointer).toBeUndefined();
+    expect(op?.parameters[0]?.schemaPointer).toBeUndefined();
+  });
+});
