@@ -3,7 +3,14 @@ import { escapePointerToken, follow, isObject, type JsonObject } from '../openap
 import { satisfies } from './document-schemas.js';
 import { byName, formatted, matching, xFakerValue } from './realistic-values.js';
 
+/**
+ * Below this depth values are generated in full; deeper, only what the schema requires (required
+ * properties, `minItems` items), so a deep document (Kubernetes nests objects ten levels down)
+ * still gets valid values; past HARD_DEPTH generation stops, which only a schema that requires
+ * itself without end can reach.
+ */
 const MAX_DEPTH = 6;
+const HARD_DEPTH = 32;
 
 /**
  * Generates a value that satisfies the schema at `pointer`, using a seeded faker so the same seed
@@ -37,9 +44,11 @@ export function fakeFromSchema(document: unknown, pointer: string, faker: Faker,
     case 'object':
       return fakeObject(document, schema, at, faker, depth);
     case 'array': {
-      if (depth >= MAX_DEPTH || schema.items === undefined) return [];
-      const min = typeof schema.minItems === 'number' ? schema.minItems : 1;
-      const max = Math.max(min, Math.min(typeof schema.maxItems === 'number' ? schema.maxItems : 3, min + 3));
+      const deep = depth >= MAX_DEPTH;
+      const minItems = typeof schema.minItems === 'number' ? schema.minItems : undefined;
+      if (depth >= HARD_DEPTH || schema.items === undefined || (deep && !minItems)) return [];
+      const min = minItems ?? 1;
+      const max = deep ? min : Math.max(min, Math.min(typeof schema.maxItems === 'number' ? schema.maxItems : 3, min + 3));
       return Array.from({ length: faker.number.int({ min, max }) }, () => fakeFromSchema(document, `${at}/items`, faker, depth + 1));
     }
     case 'integer':
@@ -75,8 +84,10 @@ function typeOf(schema: JsonObject): string | undefined {
 
 function fakeObject(document: unknown, schema: JsonObject, at: string, faker: Faker, depth: number): JsonObject {
   const out: Record<string, unknown> = {};
-  if (!isObject(schema.properties) || depth >= MAX_DEPTH) return out;
+  if (!isObject(schema.properties) || depth >= HARD_DEPTH) return out;
+  const required = Array.isArray(schema.required) ? schema.required : [];
   for (const name of Object.keys(schema.properties)) {
+    if (depth >= MAX_DEPTH && !required.includes(name)) continue;
     out[name] = fakeFromSchema(document, `${at}/properties/${escapePointerToken(name)}`, faker, depth + 1, name);
   }
   return out;
