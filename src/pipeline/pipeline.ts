@@ -1,4 +1,5 @@
 import type { PreparedOperation } from '../generation/generation.js';
+import { inDocumentShape } from '../mock/error-shape.js';
 import { encodeAnswer, notAcceptable } from '../validation/answer-media.js';
 import { parseQuery } from '../validation/parse-query.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
@@ -57,7 +58,9 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   // 3. Rate limit.
   const counted = surface.limit?.(caller);
   const verdict = counted instanceof Promise ? await counted : counted;
-  const settle = (answered: SandboxResponse): PipelineResult => {
+  const settle = (given: SandboxResponse): PipelineResult => {
+    // Errors in the shape the document declares for them, where it declares one.
+    const answered = prepared ? inDocumentShape(generation.model.document, prepared.operation, given) : given;
     // The body in the media type chosen for it among those the document declares (XML built, text
     // and bytes as they are; JSON is written by the edge).
     const { response, contentType } = prepared

@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import { escapePointerToken, follow, isArray, isObject, type JsonObject } from '../openapi/json-pointer.js';
+import type { SandboxResponse } from '../vocabulary/exchange.js';
+import type { OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
+import { satisfies } from './document-schemas.js';
+import { fakeFromSchema } from './schema-faker.js';
+import { seededFaker } from './seeded-faker.js';
+
+/**
+ * The sandbox's errors in the API's own error shape. The sandbox answers every refusal with its
+ * catalogue's `{code, message, status, details}`; when the operation declares a JSON schema for that
+ * status (exactly, `4XX`, or `default`) and the body does not satisfy it, the same facts are moved
+ * into the document's fields: a field named like a code (`code`, `error`, `type`, `reason`) takes
+ * the code, one named like a message (`message`, `detail`, `error_description`, `title`, …) the
+ * message, one named like a status the status, in the type the schema gives it (GitHub's `status`
+ * is a string); the catalogue's own fields stay where the schema lets them; required fields with no
+ * counterpart are generated from their schemas. If even that cannot satisfy the schema, the
+ * catalogue's shape is sent as it is.
+ */
+export function inDocumentShape(document: unknown, op: OperationSpec, response: SandboxResponse): SandboxResponse {
+  const body = response.body;
+  if (response.status < 400 || !isObject(body) || typeof body.code !== 'string') return response;
+  const pointer = errorSchemaOf(op.responses, response.status);
+  if (pointer === undefined || satisfies(document, pointer, body)) return response;
+  const shaped = reshape(document, pointer, body, response.status);
+  return shaped !== undefined && satisfies(document, pointer, shaped) ? { ...response, body: shaped } : response;
+}
+
+/** The JSON schema the operation declares for an error status, or undefined. */
+function errorSchemaOf(responses: readonly ResponseSpec[], status: number): string | undefined {
+  const spec =
+    responses.find((r) => r.status === String(status)) ??
+    responses.find((r) => r.status === `${String(status)[0]}XX`) ??
+    responses.find((r) => r.status === 'DEFAULT');
+  const media = spec?.content.find((m) => m.mediaType.includes('json')) ?? spec?.content[0];
+  return media?.schemaPointer;
+}
+
+type Source = 'code' | 'message' | 'status' | 'details';
+
+/** Field names (lower case, no separators) that mean one of the catalogue's fields. */
+const ALIASES: Readonly<Record<string, Source>> = {
+  code: 'code',
+  error: 'code',
+  errorcode: 'code',
+  type: 'code',
+  reason: 'code',
+  message: 'message',
+  msg: 'message',
+  detail: 'message',
+  details: 'details',
+  description: 'message',
+  errordescription: 'message',
+  errormessage: 'message',
+  title: 'message',
+  status: 'status',
+  statuscode: 'status',
+  httpstatus: 'status',
+  errors: 'details',
+  violations: 'details',
+};
+
+function reshape(document: unknown, pointer: string, body: JsonObject, status: number): Record<string, unknown> | undefined {
+  const { value: schema, pointer: at } = follow(document, pointer);
+  if (!isObject(schema)) return undefined;
+  const properties = propertyPointers(document, schema, at);
+  const closed = schema.additionalProperties === false;
+  const out: Record<string, unknown> = {};
+  if (!closed) for (const [name, value] of Object.entries(body)) if (!properties.has(name)) out[name] = value;
+  const faker = seededFaker(createHash('sha256').update(`${pointer}:${status}`).digest().readUInt32BE(0), new Date(0));
+  for (const [name, propertyPointer] of properties) {
+    const source = ALIASES[name.toLowerCase().replace(/[-_]/g, '')];
+    const raw = Object.hasOwn(body, name) ? body[name] : source === undefined ? undefined : body[source];
+    if (raw === undefined) continue;
+    const coerced = coerce(raw, follow(document, propertyPointer).value);
+    out[name] =
+      coerced !== undefined && satisfies(document, propertyPointer, coerced) ? coerced : fakeFromSchema(document, propertyPointer, faker);
+  }
+  for (const name of requiredOf(schema)) {
+    const propertyPointer = properties.get(name);
+    if (!Object.hasOwn(out, name) && propertyPointer !== undefined) out[name] = fakeFromSchema(document, propertyPointer, faker);
+  }
+  return out;
+}
+
+/** The value in the JSON type the schema asks for, when one reading of it fits. */
+function coerce(raw: unknown, schema: unknown): unknown {
+  const types = isObject(schema) ? (isArray(schema.type) ? schema.type : [schema.type]) : [];
+  if (types.length === 0 || types[0] === undefined) return raw;
+  if (types.includes(typeof raw === 'number' ? (Number.isInteger(raw) ? 'integer' : 'number') : typeof raw)) return raw;
+  if (types.includes('number') && typeof raw === 'number') return raw;
+  if (types.includes('string') && (typeof raw === 'number' || typeof raw === 'boolean')) return String(raw);
+  if ((types.includes('integer') || types.includes('number')) && typeof raw === 'string' && /^\d+$/.test(raw)) return Number(raw);
+  if (types.includes('string') && isArray(raw))
+    return raw.map((d) => (isObject(d) ? `${String(d.location)}: ${String(d.message)}` : String(d))).join('; ');
+  if (types.includes('array') && !isArray(raw)) return [raw];
+  return undefined;
+}
+
+/** Property name → pointer of its schema, through `allOf` members. */
+function propertyPointers(document: unknown, schema: JsonObject, at: string, depth = 0): Map<string, string> {
+  const out = new Map<string, string>();
+  if (isObject(schema.properties))
+    for (const name of Object.keys(schema.properties)) out.set(name, `${at}/properties/${escapePointerToken(name)}`);
+  if (isArray(schema.allOf) && depth < 8) {
+    schema.allOf.forEach((_, i) => {
+      const member = follow(document, `${at}/allOf/${i}`);
+      if (isObject(member.value))
+        for (const [name, p] of propertyPointers(document, member.value, member.pointer, depth + 1)) if (!out.has(name)) out.set(name, p);
+    });
+  }
+  return out;
+}
+
+const requiredOf = (schema: JsonObject): string[] =>
+  isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === 'string') : [];
