@@ -39,11 +39,17 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     return answer(binding.successStatus, present(row, binding.idProperty), headers);
   }
   const id = Number(binding.idParam === undefined ? NaN : input.path[binding.idParam]);
-  const notFound = (): SandboxResponse => ({
-    status: 404,
-    headers: {},
-    body: errorBody('resource_not_found', `No ${resource} record has id ${String(input.path[binding.idParam ?? ''])}`),
-  });
+  // A miss is a 404 where the document says one can happen. Where it declares no 404 (nor `4XX`
+  // nor `default`), a read or a delete does not invent one and is answered from the document; a
+  // replace or a patch still is a 404: answering it would claim a write that did not happen.
+  const notFound = (): SandboxResponse =>
+    binding.declaresNotFound || action === 'replace' || action === 'patch'
+      ? {
+          status: 404,
+          headers: {},
+          body: errorBody('resource_not_found', `No ${resource} record has id ${String(input.path[binding.idParam ?? ''])}`),
+        }
+      : ctx.generatedAnswer();
   // A nested record is found only under its own parent (its scope never changes, ids are never reused).
   const current = await store.get(workspace, resource, id);
   if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound();

@@ -38,6 +38,8 @@ export interface ResolvedBinding {
    * ones and those the client cannot write (`createdAt`). Worked out once, not per write.
    */
   readonly ownedFields: ReadonlySet<string>;
+  /** read/replace/patch/delete: the operation declares a 404 (or `4XX`, or `default`) for a missing record. */
+  readonly declaresNotFound: boolean;
   /** patch: the request takes a JSON Patch document (RFC 6902). */
   readonly jsonPatch: boolean;
 }
@@ -77,6 +79,7 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
     scope: op.binding.scope ?? [],
     itemPath: itemOp?.pathTemplate,
     recordPointer,
+    declaresNotFound: op.responses.some((r) => r.status === '404' || r.status === '4XX' || r.status === 'DEFAULT'),
     ownedFields: ownedFieldsOf(model.document, recordPointer, writable, op.binding.idProperty ?? 'id'),
     jsonPatch: op.requestBody?.content.some((m) => m.mediaType === 'application/json-patch+json') ?? false,
   };

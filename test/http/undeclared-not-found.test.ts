@@ -1,0 +1,26 @@
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/core/sandbox.js';
+import { EDGES, testSandbox } from '../support/sandbox.js';
+
+const SPEC = new URL('../documents/undeclared-404.yaml', import.meta.url).pathname;
+
+/** A record the store lacks, on operations whose document declares no 404 (checkResponses is on). */
+describe.each(EDGES)('a miss where the document declares no 404, through the $name', ({ make }) => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await testSandbox({ spec: SPEC, fixtures: null });
+  });
+
+  it('reads a stored record statefully, and answers a missing one from the document, never an undeclared 404', async () => {
+    const app = make(sandbox);
+    const created = await request(app).post('/api/widgets').send({ name: 'gear' });
+    expect(created.status).toBe(201);
+    const read = await request(app).get(`/api/widgets/${created.body.id as number}`);
+    expect(read.body).toEqual({ id: created.body.id, name: 'gear' });
+    const missing = await request(app).get('/api/widgets/999999');
+    expect(missing.status).toBe(200);
+    expect(missing.body).toEqual({ id: expect.any(Number), name: expect.any(String) });
+    expect((await request(app).delete('/api/widgets/999999')).status).toBe(204);
+  });
+});
