@@ -3,7 +3,7 @@ import type { SchemeUse, SecurityScheme } from '../vocabulary/operation.js';
 import { readAuthorization } from './authorization.js';
 import { basicChallenge, readBasic } from './basic.js';
 import { bearerChallenge, readBearer } from './bearer.js';
-import { readCookie } from './cookie.js';
+import { readCookies } from '../validation/read-cookies.js';
 import type { Challenge, CredentialLookup, Credentials } from './credentials.js';
 import { readScheme, schemeChallenge } from './http-scheme.js';
 import type { ApiKeyRecord } from './key-registry.js';
@@ -131,7 +131,7 @@ function checkApiKey(
       ? credentials.headers[scheme.parameter]
       : scheme.in === 'query'
         ? credentials.query.get(scheme.parameter)?.[0]
-        : readCookie(credentials.headers.cookie, scheme.parameter);
+        : readCookies(credentials.headers.cookie).get(scheme.parameter)?.[0];
   if (sent === undefined || sent === '') return missing(how, undefined);
   const key = lookup.key(sent);
   return key ? pass(key) : fail(RANK.invalid, errorBody('invalid_api_key', 'The API key is not valid'), undefined, how);
