@@ -46,7 +46,7 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   }
 
   // 1. Route.
-  const route = generation.router.match(req.method, req.path, req.headers);
+  const route = generation.router.match(req.method, req.path, req.headers, req.query);
   const prepared: PreparedOperation | undefined = route.kind === 'found' ? route.operation : undefined;
   const operation = prepared?.operation;
   const query = parseQuery(req.query);

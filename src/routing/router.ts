@@ -78,8 +78,12 @@ export class Router<T extends Routable> {
       }
     }
     const entries = node.operations.get(op.method) ?? [];
-    const clash = entries.some(
-      (e) => e.discriminator === undefined || template.discriminator === undefined || sameTarget(e.discriminator, template.discriminator),
+    // Two routes clash when nothing tells them apart: neither has a discriminator, or both the same.
+    // One with a discriminator and one without coexist: the plain one serves what the other does not.
+    const clash = entries.some((e) =>
+      e.discriminator === undefined || template.discriminator === undefined
+        ? e.discriminator === template.discriminator
+        : sameTarget(e.discriminator, template.discriminator),
     );
     if (clash) this.hidden.push(op);
     else node.operations.set(op.method, [...entries, { operation: op, names: template.names, discriminator: template.discriminator }]);
@@ -93,8 +97,9 @@ export class Router<T extends Routable> {
   /**
    * @param headers the request's headers (lower-case names), for operations told apart by one
    *   (`/#X-Amz-Target=…` keys); without them such operations are not found.
+   * @param query the raw query string, for operations told apart by a query value (`/x?temp=true`).
    */
-  match(method: string, rawPath: string, headers: Headers = {}): RouteMatch<T> {
+  match(method: string, rawPath: string, headers: Headers = {}, query = ''): RouteMatch<T> {
     if (!this.owns(rawPath)) return { kind: 'not-found' };
     const rest = rawPath.slice(this.basePath.length);
     // The root (`/` in the document) is the base path itself, with or without its slash.
@@ -107,9 +112,10 @@ export class Router<T extends Routable> {
     if (!node) return { kind: 'not-found' };
     const entries = node.operations.get(method);
     if (!entries) return { kind: 'method-not-allowed', allow: [...node.operations.keys()].sort() };
+    const carries = (d: Discriminator): boolean =>
+      d.in === 'header' ? headers[d.name]?.trim() === d.value : new URLSearchParams(query).getAll(d.name).includes(d.value);
     const entry =
-      entries.find((e) => e.discriminator !== undefined && headers[e.discriminator.header]?.trim() === e.discriminator.value) ??
-      entries.find((e) => e.discriminator === undefined);
+      entries.find((e) => e.discriminator !== undefined && carries(e.discriminator)) ?? entries.find((e) => e.discriminator === undefined);
     if (!entry) return { kind: 'not-found' };
     const pathParams: Record<string, string> = {};
     entry.names.forEach((name, i) => (pathParams[name] = captures[i] ?? ''));
@@ -155,4 +161,4 @@ export class Router<T extends Routable> {
   }
 }
 
-const sameTarget = (a: Discriminator, b: Discriminator): boolean => a.header === b.header && a.value === b.value;
+const sameTarget = (a: Discriminator, b: Discriminator): boolean => a.in === b.in && a.name === b.name && a.value === b.value;

@@ -10,10 +10,11 @@ export type Segment =
   /** Template expressions among literal text (`{name}.{ext}`, `indexes('{name}')`), names erased (`{}.{}`). */
   | { readonly kind: 'partial'; readonly shape: string };
 
-/** A header a request must carry, with this value, to reach the operation. */
+/** A header or query parameter a request must carry, with this value, to reach the operation. */
 export interface Discriminator {
-  /** Lower case. */
-  readonly header: string;
+  readonly in: 'header' | 'query';
+  /** Lower case for a header. */
+  readonly name: string;
   readonly value: string;
 }
 
@@ -37,17 +38,28 @@ const EXPRESSION = /\{([^{}]+)\}/g;
 // fragment never reaches a server (RFC 3986 §3.5): real clients send the path before `#` and the
 // operation in the named header, so that header routes the request.
 const HEADER_TARGET = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+)=(.+)$/;
+// Some documents key operations on a query parameter's value (`/users/{id}/expire?temp=true` and
+// `?temp=false`): clients send that query, so it routes the request the same way.
+const QUERY_TARGET = /^([^=&]+)=([^&]*)$/;
 
 export function compileTemplate(template: string): CompiledTemplate {
   const hash = template.indexOf('#');
-  const path = hash === -1 ? template : template.slice(0, hash);
-  const target = hash === -1 ? null : HEADER_TARGET.exec(template.slice(hash + 1));
+  const question = template.indexOf('?');
+  const cut = [hash, question].filter((i) => i !== -1).reduce((a, b) => Math.min(a, b), template.length);
+  const path = template.slice(0, cut);
+  const header = hash === -1 ? null : HEADER_TARGET.exec(template.slice(hash + 1));
+  const query =
+    question === -1 || (hash !== -1 && hash < question) ? null : QUERY_TARGET.exec(template.slice(question + 1).split('#')[0] ?? '');
   const names = [...path.matchAll(EXPRESSION)].map((m) => m[1] ?? '');
   const parts = path === '/' || path === '' ? [] : path.split('/');
   if (parts[0] === '') parts.shift();
   // Doubled slashes are read as one; a trailing slash stays, as an empty last segment.
   const segments = parts.filter((part, i) => part !== '' || i === parts.length - 1).map(toSegment);
-  const discriminator = target ? { header: (target[1] ?? '').toLowerCase(), value: target[2] ?? '' } : undefined;
+  const discriminator: Discriminator | undefined = header
+    ? { in: 'header', name: (header[1] ?? '').toLowerCase(), value: header[2] ?? '' }
+    : query
+      ? { in: 'query', name: decodedOr(query[1] ?? ''), value: decodedOr(query[2] ?? '') }
+      : undefined;
   return { segments, names, discriminator };
 }
 
@@ -72,4 +84,13 @@ export function compileSegment(shape: string): SegmentMatcher {
     literalLength: pieces.reduce((n, piece) => n + piece.length, 0),
     match: (decoded) => pattern.exec(decoded)?.slice(1),
   };
+}
+
+/** The text percent-decoded, or as written when its encoding is broken. */
+function decodedOr(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
 }

@@ -109,3 +109,34 @@ describe('Router: path keys with a fragment (AWS `/#X-Amz-Target=…`)', () => {
     expect(router.unreachable.map((o) => o.id)).toEqual(['GET /tables#other']);
   });
 });
+
+describe('Router: path keys with a query (`/users/{id}/expire?temp=true`)', () => {
+  const router = new Router(
+    [
+      op('POST', '/users/{userId}/lifecycle/expire_password?tempPassword=false'),
+      op('POST', '/users/{userId}/lifecycle/expire_password?tempPassword=true'),
+      op('GET', '/users/{userId}'),
+      op('GET', '/users/{userId}?expand=groups'),
+    ],
+    '/api',
+  );
+
+  it('routes by the query value the key names, as clients send it', () => {
+    expect(router.match('POST', '/api/users/7/lifecycle/expire_password', {}, 'tempPassword=true')).toMatchObject({
+      kind: 'found',
+      operation: { id: 'POST /users/{userId}/lifecycle/expire_password?tempPassword=true' },
+      pathParams: { userId: '7' },
+    });
+    expect(router.match('POST', '/api/users/7/lifecycle/expire_password', {}, 'a=1&tempPassword=false')).toMatchObject({
+      operation: { id: 'POST /users/{userId}/lifecycle/expire_password?tempPassword=false' },
+    });
+  });
+
+  it('finds nothing without the query value, and falls back to the key without a query when there is one', () => {
+    expect(router.match('POST', '/api/users/7/lifecycle/expire_password')).toEqual({ kind: 'not-found' });
+    expect(router.match('GET', '/api/users/7', {}, 'expand=groups')).toMatchObject({
+      operation: { id: 'GET /users/{userId}?expand=groups' },
+    });
+    expect(router.match('GET', '/api/users/7', {}, 'expand=roles')).toMatchObject({ operation: { id: 'GET /users/{userId}' } });
+  });
+});
