@@ -40,10 +40,10 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
   }
   const id = Number(binding.idParam === undefined ? NaN : input.path[binding.idParam]);
   // A miss is a 404 where the document says one can happen. Where it declares no 404 (nor `4XX`
-  // nor `default`), a read or a delete does not invent one and is answered from the document; a
-  // replace or a patch still is a 404: answering it would claim a write that did not happen.
+  // nor `default`), the sandbox does not invent one: a replace stores the record under that id (PUT
+  // creates, RFC 9110 §9.3.4), and a read, a delete or a patch is answered from the document.
   const notFound = (): SandboxResponse =>
-    binding.declaresNotFound || action === 'replace' || action === 'patch'
+    binding.declaresNotFound
       ? {
           status: 404,
           headers: {},
@@ -52,6 +52,12 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
       : ctx.generatedAnswer();
   // A nested record is found only under its own parent (its scope never changes, ids are never reused).
   const current = await store.get(workspace, resource, id);
+  if (current.kind === 'not-found' && action === 'replace' && !binding.declaresNotFound && Number.isSafeInteger(id) && id > 0) {
+    const record = completeRecord(binding.document, binding, pick(input.body, binding.writable));
+    if (record === undefined) return ctx.generatedAnswer();
+    const row = await store.put(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
+    return answer(binding.successStatus, present(row, binding.idProperty));
+  }
   if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound();
   let found: Lookup;
   if (action === 'read') found = current;

@@ -36,8 +36,12 @@ export class Collection {
   }
 
   create(fields: Readonly<Record<string, unknown>>): Row {
+    // An id taken by a record put under it (PUT to a new id) is skipped: ids are never reused.
+    while (this.index.has(this.nextId)) this.nextId++;
     const row: Row = { id: this.nextId++, ...withoutId(fields) };
-    this.rows.push(row);
+    // Rows stay in id order: at the end, unless a record was put under a higher id.
+    if ((this.rows.at(-1)?.id ?? 0) < row.id) this.rows.push(row);
+    else this.rows.splice(this.positionOf(row.id), 0, row);
     this.index.set(row.id, row);
     return row;
   }
@@ -49,6 +53,14 @@ export class Collection {
     this.rows[this.positionOf(id)] = row;
     this.index.set(id, row);
     return { kind: 'found', row, before };
+  }
+
+  /** Stores a record under `id`, replacing one that has it or adding it (PUT, RFC 9110 §9.3.4). */
+  put(id: number, fields: Readonly<Record<string, unknown>>): { readonly row: Row; readonly before: Row | undefined } {
+    const before = this.index.get(id);
+    const row: Row = { id, ...withoutId(fields) };
+    this.restore(row);
+    return { row, before };
   }
 
   /** Puts a record back as it was (undoing a replace or delete whose write failed). */

@@ -106,6 +106,13 @@ export class MemoryRecordStore implements RecordStore {
     return { kind: 'found', row: replaced.row };
   }
 
+  async put(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Row> {
+    const records = this.collection(workspace, collection);
+    const { row, before } = records.put(id, fields);
+    await this.commitOr(() => (before ? records.restore(before) : records.delete(id)));
+    return row;
+  }
+
   async update(
     workspace: string,
     collection: string,

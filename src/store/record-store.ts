@@ -24,6 +24,8 @@ export interface RecordStore {
   get(workspace: string, collection: string, id: number): Promise<Lookup>;
   create(workspace: string, collection: string, fields: Readonly<Record<string, unknown>>): Promise<Row>;
   replace(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Lookup>;
+  /** Stores the record under `id`, creating it or replacing it (PUT semantics, RFC 9110 §9.3.4). */
+  put(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Row>;
   /**
    * Reads and changes one record in one atomic step (PATCH): `change` gets the record as stored and
    * returns its new fields (the id is kept), or undefined to leave it as it is (`refused`).

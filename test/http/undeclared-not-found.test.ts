@@ -23,4 +23,18 @@ describe.each(EDGES)('a miss where the document declares no 404, through the $na
     expect(missing.body).toEqual({ id: expect.any(Number), name: expect.any(String) });
     expect((await request(app).delete('/api/widgets/999999')).status).toBe(204);
   });
+
+  it('stores a PUT to an id the store lacks under that id (PUT creates), and a later create never reuses it', async () => {
+    const app = make(sandbox);
+    const put = await request(app).put('/api/widgets/500').send({ name: 'cog' });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ id: 500, name: 'cog' });
+    expect((await request(app).get('/api/widgets/500')).body).toEqual({ id: 500, name: 'cog' });
+    const next = await request(app).post('/api/widgets').send({ name: 'nut' });
+    expect(next.status).toBe(201);
+    expect(next.body.id).not.toBe(500);
+    expect((await request(app).get('/api/widgets/500')).body).toEqual({ id: 500, name: 'cog' });
+    const ids = ((await request(app).get('/api/widgets')).body as { id: number }[]).map((w) => w.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
 });
