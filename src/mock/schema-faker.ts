@@ -37,9 +37,8 @@ export function fakeFromSchema(document: unknown, pointer: string, faker: Faker,
       typeOf(schema) === 'object' ? fakeObject(document, schema, at, faker, depth) : {},
     );
   }
-  for (const keyword of ['oneOf', 'anyOf'] as const) {
-    if (Array.isArray(schema[keyword]) && schema[keyword].length > 0) return fakeFromSchema(document, `${at}/${keyword}/0`, faker, depth);
-  }
+  if (Array.isArray(schema.oneOf) && schema.oneOf.length > 0) return fakeOneOf(document, at, schema.oneOf.length, faker, depth);
+  if (Array.isArray(schema.anyOf) && schema.anyOf.length > 0) return fakeFromSchema(document, `${at}/anyOf/0`, faker, depth);
   switch (typeOf(schema)) {
     case 'object':
       return fakeObject(document, schema, at, faker, depth);
@@ -116,4 +115,22 @@ function fakeString(schema: JsonObject, faker: Faker): string {
   let text = faker.lorem.words({ min: 1, max: 3 });
   while (text.length < min) text += ` ${faker.lorem.word()}`;
   return text.slice(0, max);
+}
+
+/**
+ * A value for `oneOf`: it must match exactly one branch (JSON Schema 2020-12 §10.2.1.3), and a value
+ * made for one branch often matches another too (an object branch without `required` matches
+ * almost anything). Each branch is tried in turn until a value fits it alone; the first branch's
+ * value is the fallback.
+ */
+function fakeOneOf(document: unknown, at: string, branches: number, faker: Faker, depth: number): unknown {
+  let first: unknown;
+  for (let i = 0; i < branches; i++) {
+    const value = fakeFromSchema(document, `${at}/oneOf/${i}`, faker, depth);
+    if (i === 0) first = value;
+    let matches = 0;
+    for (let j = 0; j < branches && matches < 2; j++) if (satisfies(document, `${at}/oneOf/${j}`, value)) matches++;
+    if (matches === 1) return value;
+  }
+  return first;
 }

@@ -41,3 +41,17 @@ describe('generation of deeply nested schemas', () => {
     expect(() => fakeFromSchema(document, '#/components/schemas/Loop', seededFaker(1, new Date('2026-01-01T00:00:00Z')))).not.toThrow();
   });
 });
+
+describe('generation for oneOf', () => {
+  it('makes a value that matches exactly one branch, when values of the first branches match several', () => {
+    const schema = {
+      oneOf: [{ type: 'object' }, { type: 'object', properties: { kind: { type: 'string' } } }, { type: 'string' }],
+    };
+    const document = { components: { schemas: { Event: schema } } };
+    const validate = new Ajv({ strict: false }).compile(schema);
+    for (let seed = 1; seed <= 20; seed++) {
+      const value = fakeFromSchema(document, '#/components/schemas/Event', seededFaker(seed, new Date('2026-01-01T00:00:00Z')));
+      expect(validate(value), `seed ${seed}: ${JSON.stringify(value)}`).toBe(true);
+    }
+  });
+});
