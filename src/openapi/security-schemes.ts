@@ -91,7 +91,8 @@ export function readSecurity(raw: unknown, schemes: ReadonlyMap<string, Security
     return Object.entries(requirement).map(([name, scopes]) => {
       if (!schemes.has(name))
         throw new Error(
-          `${where} requires security scheme "${name}", which components.securitySchemes does not declare (or declares without the fields its type needs)`,
+          `${where} requires security scheme "${name}", which components.securitySchemes does not declare ` +
+            `(or declares without the fields its type needs)`,
         );
       return readUse(name, scopes, where);
     });

@@ -29,7 +29,10 @@ export interface ParameterSpec {
   readonly explode: boolean;
   /** For objects: the kind of each declared property (OpenAPI 3.1 §4.8.12.4), read at start-up. */
   readonly propertyKinds?: ReadonlyMap<string, ValueKind>;
-  /** For objects: the kind of properties not declared (from `additionalProperties`), or absent when the schema forbids or does not mention them. */
+  /**
+   * For objects: the kind of properties not declared (from `additionalProperties`), or absent when
+   * the schema forbids or does not mention them.
+   */
   readonly additionalKind?: ValueKind;
   /** `content`-typed parameters (OpenAPI 3.1 §4.8.12.2.2): the one media type the value is serialised in. */
   readonly mediaType?: string;
