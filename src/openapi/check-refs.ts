@@ -6,7 +6,8 @@ const LISTED = 5;
 /**
  * Whether a document has external `$ref`s (to bundle), and every local `$ref` that resolves
  * nowhere, located: where the reference stands and what it points at
- * (`#/paths/~1items/get/responses/200/schema: $ref #/definitions/Nope resolves nowhere`). One walk at load, so a broken reference stops the start with its place in the user's
+ * (`#/paths/~1items/get/responses/200/schema: $ref #/definitions/Nope resolves nowhere`). One walk
+ * at load, so a broken reference stops the start with its place in the user's
  * document, whichever part of the sandbox would have followed it, and however lazily.
  *
  * Literal values (`example`, `default`, `enum`, `const`, an Example's `value`, a schema's `examples`
