@@ -3,7 +3,8 @@ import { mockAnswer } from '../mock/mock-answer.js';
 import { Router } from '../routing/router.js';
 import { RequestValidator, type ValidationOptions } from '../validation/request-validator.js';
 import { ResponseCheck } from '../validation/response-check.js';
-import { SchemaCompiler } from '../validation/schema-compiler.js';
+import { compilerFor } from '../mock/document-schemas.js';
+import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { ApiModel, OperationSpec } from '../vocabulary/operation.js';
 import { lifecycleHeaders } from './lifecycle-headers.js';
@@ -84,9 +85,9 @@ export function buildGeneration(
   const total = model.operations.length;
   const lazy = total > EAGER_OPERATIONS;
   // Registering an 11 MB document with Ajv costs a walk of all of it: a lazy generation pays it on
-  // its first request instead.
-  let compiler: SchemaCompiler | undefined;
-  const compilerOf = (): SchemaCompiler => (compiler ??= new SchemaCompiler(model.document, model.dialect));
+  // its first request instead, and only once, as the compiler is the document's one (shared with
+  // answer generation and dispatch).
+  const compilerOf = (): SchemaCompiler => compilerFor(model.document);
   const prepared = model.operations.map((op, i) => {
     if (i % PROGRESS_EVERY === 0) onProgress?.({ phase: 'compiling', done: i, total, lazy });
     try {
