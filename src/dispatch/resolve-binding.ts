@@ -1,5 +1,6 @@
 import { answerMedia, answerResponse, answerStatus, listItems, sendsJson } from '../openapi/bindings.js';
 import { escapePointerToken, follow, isObject } from '../openapi/json-pointer.js';
+import { requiredOf } from '../openapi/required.js';
 import type { ApiModel, OperationSpec } from '../vocabulary/operation.js';
 import { envelopeOf, type Envelope } from './envelope.js';
 
@@ -124,17 +125,6 @@ function writableFields(model: ApiModel, op: OperationSpec, recordPointer: strin
   for (const media of op.requestBody?.content ?? []) propertiesOf(model.document, media.schemaPointer, false).forEach((n) => names.add(n));
   names.delete('id');
   names.delete(op.binding.idProperty ?? 'id');
-  return names;
-}
-
-/** Names in `required` of the schema at `pointer`, through `$ref` and `allOf`. */
-function requiredOf(document: unknown, pointer: string, depth = 0): Set<string> {
-  const { value, pointer: at } = follow(document, pointer);
-  const names = new Set<string>();
-  if (!isObject(value) || depth > 8) return names;
-  if (Array.isArray(value.required)) for (const name of value.required) if (typeof name === 'string') names.add(name);
-  if (Array.isArray(value.allOf))
-    value.allOf.forEach((_, i) => requiredOf(document, `${at}/allOf/${i}`, depth + 1).forEach((n) => names.add(n)));
   return names;
 }
 

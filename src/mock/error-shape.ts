@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { escapePointerToken, follow, isArray, isObject, type JsonObject } from '../openapi/json-pointer.js';
+import { requiredOf } from '../openapi/required.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
 import { satisfies } from './document-schemas.js';
@@ -76,7 +77,7 @@ function reshape(document: unknown, pointer: string, body: JsonObject, status: n
     out[name] =
       coerced !== undefined && satisfies(document, propertyPointer, coerced) ? coerced : fakeFromSchema(document, propertyPointer, faker);
   }
-  for (const name of requiredOf(schema)) {
+  for (const name of requiredOf(document, pointer)) {
     const propertyPointer = properties.get(name);
     if (!Object.hasOwn(out, name) && propertyPointer !== undefined) out[name] = fakeFromSchema(document, propertyPointer, faker);
   }
@@ -111,6 +112,3 @@ function propertyPointers(document: unknown, schema: JsonObject, at: string, dep
   }
   return out;
 }
-
-const requiredOf = (schema: JsonObject): string[] =>
-  isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === 'string') : [];
