@@ -69,6 +69,6 @@ function progressLine(event: Exclude<StartupProgress, { phase: 'warning' }>): st
     case 'compiling':
       return `compiling ${event.done} of ${event.total} operations`;
     case 'seeding':
-      return 'seeding the store';
+      return `seeding ${event.done} of ${event.total} records`;
   }
 }

@@ -77,8 +77,9 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
   );
   const frozenAt = config.clock.frozenAt === null ? undefined : Date.parse(config.clock.frozenAt);
   const clocks = new WorkspaceClocks(Date.now, frozenAt);
-  onProgress?.({ phase: 'seeding' });
-  const store = await MemoryRecordStore.open(model, fixtures, config.seed, config.data);
+  const store = await MemoryRecordStore.open(model, fixtures, config.seed, config.data, (done, total) =>
+    onProgress?.({ phase: 'seeding', done, total }),
+  );
   const keys = new KeyRegistry(config.keys);
   const tokens = new TokenStore();
   // The OAuth 2 token endpoint is answered before either surface: under the admin prefix (even with

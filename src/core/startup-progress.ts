@@ -3,10 +3,11 @@ import type { LoadProgress } from '../openapi/load-document.js';
 
 /**
  * What a start reports as it goes, in order: loading (and converting a Swagger 2.0 document),
- * warnings about the document, compiling N of M operations, seeding the store. Data only: the CLI
+ * warnings about the document, compiling N of M operations, seeding N of M records (the
+ * collections the fixtures name; the others are seeded on first use). Data only: the CLI
  * decides whether and how to show it (a terminal, after a second), a library user may log it.
  */
-export type StartupProgress = LoadProgress | CompileProgress | { readonly phase: 'seeding' };
+export type StartupProgress = LoadProgress | CompileProgress | { readonly phase: 'seeding'; readonly done: number; readonly total: number };
 
 export interface SandboxOptions {
   readonly onProgress?: (event: StartupProgress) => void;

@@ -1,4 +1,5 @@
-import { SCOPE_FIELD, type Lookup, type RecordStore } from '../store/record-store.js';
+import type { Lookup, RecordStore } from '../store/record-store.js';
+import { SCOPE_FIELD } from '../vocabulary/record.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';

@@ -3,8 +3,7 @@ import { isObject } from '../openapi/json-pointer.js';
 import { satisfies } from '../mock/document-schemas.js';
 import { fakeFromSchema } from '../mock/schema-faker.js';
 import { seededFaker } from '../mock/seeded-faker.js';
-import { SCOPE_FIELD } from '../store/record-store.js';
-import type { Row } from '../vocabulary/record.js';
+import { SCOPE_FIELD, type Row } from '../vocabulary/record.js';
 import type { ResolvedBinding } from './resolve-binding.js';
 
 /** Records between the store and the answer: as the document shows them, and as they are stored. */

@@ -7,16 +7,21 @@ export const isArray = (value: unknown): value is readonly unknown[] => Array.is
 
 export const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const unescape = (token: string): string => decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+/** A pointer token's text: URI-decoded (a `#` fragment is), then `~1` → `/`, `~0` → `~`. Most tokens have neither. */
+const unescape = (token: string): string => {
+  const decoded = token.includes('%') ? decodeURIComponent(token) : token;
+  return decoded.includes('~') ? decoded.replace(/~1/g, '/').replace(/~0/g, '~') : decoded;
+};
 
 export const escapePointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The value at `pointer` (`#/a/b`), or undefined when the document has nothing there. */
 export function valueAt(document: unknown, pointer: string): unknown {
-  if (!pointer.startsWith('#')) return undefined;
-  const tokens = pointer.slice(1).split('/').slice(1).map(unescape);
+  if (pointer === '#') return document;
+  if (!pointer.startsWith('#/')) return undefined;
   let node: unknown = document;
-  for (const token of tokens) {
+  for (const raw of pointer.slice(2).split('/')) {
+    const token = unescape(raw);
     if (Array.isArray(node)) node = node[Number(token)];
     else if (isObject(node) && Object.hasOwn(node, token)) node = node[token];
     else return undefined;

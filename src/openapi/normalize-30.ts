@@ -12,7 +12,9 @@ export function normalize30(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(normalize30);
   if (!isObject(node)) return node;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) out[key] = normalize30(value);
+  for (const key in node) out[key] = normalize30(node[key]);
+  // Most nodes have none of the three keywords: they are copied and left alone.
+  if (out.nullable === undefined && out.exclusiveMinimum === undefined && out.exclusiveMaximum === undefined) return out;
   const dropped = new Set<string>();
   if (typeof out.nullable === 'boolean') {
     if (out.nullable && out.type !== undefined) {

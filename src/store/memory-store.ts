@@ -1,21 +1,24 @@
 import { createHash } from 'node:crypto';
 import { Low, Memory, type Adapter } from 'lowdb';
-import { seededFaker } from '../mock/seeded-faker.js';
 import type { FixtureDefinitions } from '../seeding/fixtures.js';
-import { itemSchemas, parentCollections } from '../seeding/item-schemas.js';
-import { generateRows } from '../seeding/seed-rows.js';
+import { Seeder } from '../seeding/seeder.js';
 import type { ApiModel } from '../vocabulary/operation.js';
 import type { Row } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { Collection } from './collection.js';
 import type { Page, PageQuery } from './paging.js';
-import { SCOPE_FIELD, type Lookup, type RecordStore, type Update } from './record-store.js';
+import type { Lookup, RecordStore, Update } from './record-store.js';
 
 export type StoreData = Record<string, Row[]>;
 
+/** Told how far the start-up seeding has gone, in records. */
+export type SeedingProgress = (done: number, total: number) => void;
+
 /**
  * The default record store: one lowdb document holding a list of records per collection, seeded from
- * the fixtures with a fixed seed, so the same seed gives the same data byte for byte.
+ * the fixtures with a fixed seed, so the same seed gives the same data byte for byte. The collections
+ * the fixtures file names are seeded at start; every other one when it is first used (see Seeder:
+ * the records are the same either way).
  *
  * In memory by default. With a data file, lowdb's file adapter persists the document: every write
  * goes to a temporary file that is then renamed over the old one (atomic on POSIX), and concurrent
@@ -26,10 +29,9 @@ export class MemoryRecordStore implements RecordStore {
   private readonly db: Low<StoreData>;
 
   private constructor(
-    private readonly model: ApiModel,
-    private readonly fixtures: FixtureDefinitions,
-    private readonly seed: number,
+    private readonly seeder: Seeder,
     adapter: Adapter<StoreData>,
+    private readonly onSeeding: SeedingProgress | undefined,
   ) {
     this.db = new Low<StoreData>(adapter, {});
   }
@@ -43,12 +45,13 @@ export class MemoryRecordStore implements RecordStore {
     fixtures: FixtureDefinitions,
     seed: number,
     dataFile: string | null = null,
+    onSeeding?: SeedingProgress,
   ): Promise<MemoryRecordStore> {
     // The file adapter is loaded only when there is a file to persist to.
     const adapter = dataFile
       ? new (await import('lowdb/node')).DataFile<StoreData>(dataFile, { parse: JSON.parse, stringify: JSON.stringify })
       : new Memory<StoreData>();
-    const store = new MemoryRecordStore(model, fixtures, seed, adapter);
+    const store = new MemoryRecordStore(new Seeder(model, fixtures, seed), adapter, onSeeding);
     if (!dataFile) {
       await store.reset();
       return store;
@@ -65,22 +68,25 @@ export class MemoryRecordStore implements RecordStore {
     }
     const problem = storeProblem(saved);
     if (problem) throw new Error(`the data file ${dataFile} does not hold a sandbox store (${problem}); it was left untouched`);
-    // Collections the document has gained since the file was written are seeded.
-    const gained = [...itemSchemas(model).keys()].some((name) => !Object.hasOwn(saved as object, name));
-    store.db.data = gained ? { ...store.seedData(), ...(saved as StoreData) } : (saved as StoreData);
-    store.index();
+    // Collections the file does not hold (the document gained them, or they were never used) are
+    // seeded when first used, as in a fresh store.
+    store.db.data = saved as StoreData;
+    store.collections = new Map(Object.entries(store.db.data).map(([name, rows]) => [name, new Collection(name, rows)]));
     return store;
   }
 
   /** Back to the seeded state. */
   async reset(): Promise<void> {
-    this.db.data = this.seedData();
+    this.db.data = {};
+    this.collections = new Map();
+    const named = this.seeder.named;
+    const total = named.reduce((sum, name) => sum + this.seeder.countOf(name), 0);
+    let done = 0;
+    for (const name of named) {
+      this.seeded(name);
+      this.onSeeding?.((done += this.seeder.countOf(name)), total);
+    }
     await this.db.write();
-    this.index();
-  }
-
-  private index(): void {
-    this.collections = new Map(Object.entries(this.db.data).map(([name, rows]) => [name, new Collection(name, rows)]));
   }
 
   list(workspace: string, collection: string, query: PageQuery): Promise<Page> {
@@ -135,16 +141,31 @@ export class MemoryRecordStore implements RecordStore {
     return removed;
   }
 
+  /** Every collection (seeded ones included, whether used yet or not), in name order. */
   digest(): Promise<string> {
-    return Promise.resolve(createHash('sha256').update(JSON.stringify(this.db.data)).digest('hex'));
+    const names = [...new Set([...this.seeder.names, ...Object.keys(this.db.data)])].sort();
+    const state = names.map((name) => [
+      name,
+      this.collection(DEFAULT_WORKSPACE, name).list({ after: undefined, limit: Infinity, filters: [] }).items,
+    ]);
+    return Promise.resolve(createHash('sha256').update(JSON.stringify(state)).digest('hex'));
   }
 
   /** One default workspace today: every workspace name but that one is a bug in the caller. */
   private collection(workspace: string, name: string): Collection {
     if (workspace !== DEFAULT_WORKSPACE) throw new Error(`unknown workspace ${workspace}`);
-    const found = this.collections.get(name);
+    const found = this.collections.get(name) ?? (this.seeder.has(name) ? this.seeded(name) : undefined);
     if (!found) throw new Error(`unknown collection ${name}`);
     return found;
+  }
+
+  /** A collection as seeded, now part of the store (its records copied: the seed stays as it is). */
+  private seeded(name: string): Collection {
+    const rows = [...this.seeder.rowsOf(name)];
+    this.db.data[name] = rows;
+    const collection = new Collection(name, rows);
+    this.collections.set(name, collection);
+    return collection;
   }
 
   /**
@@ -159,32 +180,6 @@ export class MemoryRecordStore implements RecordStore {
       throw error;
     }
   }
-
-  private seedData(): StoreData {
-    const faker = seededFaker(this.seed, this.fixtures.referenceDate);
-    const schemas = itemSchemas(this.model);
-    // Collections the fixtures name come first, in their order, so `ref` fields find their targets.
-    const names = [...new Set([...this.fixtures.collections.keys(), ...schemas.keys()])].filter((n) => schemas.has(n));
-    const parents = parentCollections(this.model);
-    const seeded = new Map<string, Row[]>();
-    // Parents before their nested collections, so children can be spread over them.
-    for (const name of names.sort((a, b) => a.split('/').length - b.split('/').length)) {
-      const fixture = this.fixtures.collections.get(name) ?? { count: this.fixtures.defaultCount, fields: {} };
-      const rows = generateRows(this.model.document, schemas.get(name), fixture, faker, seeded);
-      seeded.set(name, parents.has(name) ? scoped(rows, seeded.get(parents.get(name) ?? ''), faker) : rows);
-    }
-    return Object.fromEntries(names.map((name) => [name, seeded.get(name) ?? []]));
-  }
-}
-
-/** A nested collection's seeded records, each under a random parent record (none without parents). */
-function scoped(rows: readonly Row[], parents: readonly Row[] | undefined, faker: ReturnType<typeof seededFaker>): Row[] {
-  if (parents === undefined || parents.length === 0) return [];
-  return rows.map((row) => {
-    const parent = faker.helpers.arrayElement([...parents]);
-    const above = parent[SCOPE_FIELD];
-    return { ...row, [SCOPE_FIELD]: typeof above === 'string' ? `${above}/${parent.id}` : String(parent.id) };
-  });
 }
 
 /** Why a parsed data file is not a store (an object of lists of records with ascending ids), or undefined. */

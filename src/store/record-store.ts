@@ -7,12 +7,6 @@ export type Lookup = { readonly kind: 'found'; readonly row: Row } | { readonly 
 export type Update = Lookup | { readonly kind: 'refused' };
 
 /**
- * The field a nested collection's records keep their parent's path parameters in (`"1"` for
- * `/users/1/orders`, `"1/7"` two levels down); never shown in an answer.
- */
-export const SCOPE_FIELD = '__scope';
-
-/**
  * The record-store contract dispatch works through: records per workspace and collection, each
  * change atomic and durable once its promise resolves (a change that cannot be made durable is
  * undone and rejects). Asynchronous, so a shared store (Redis, say) can fulfil it; the in-memory

@@ -11,7 +11,8 @@ const EVENTS: StartupProgress[] = [
   { phase: 'warning', message: '#/paths/~1a/get/parameters/0: collectionFormat:tsv is no longer supported' },
   { phase: 'compiling', done: 0, total: 3, lazy: false },
   { phase: 'compiling', done: 3, total: 3, lazy: false },
-  { phase: 'seeding' },
+  { phase: 'seeding', done: 120, total: 150 },
+  { phase: 'seeding', done: 150, total: 150 },
 ];
 
 function run(tty: boolean, msPerEvent: number) {
@@ -37,7 +38,8 @@ describe('start-up report', () => {
     expect(out).toEqual([
       'understudy: compiling 0 of 3 operations\n',
       'understudy: compiling 3 of 3 operations\n',
-      'understudy: seeding the store\n',
+      'understudy: seeding 120 of 150 records\n',
+      'understudy: seeding 150 of 150 records\n',
     ]);
   });
   it.each([
@@ -49,6 +51,6 @@ describe('start-up report', () => {
   it('warnings go to the warning stream, and the summary counts everything', () => {
     const { err, summary } = run(false, 100);
     expect(err).toEqual(['understudy: warning: #/paths/~1a/get/parameters/0: collectionFormat:tsv is no longer supported\n']);
-    expect(summary).toBe('understudy: ready in 0.6 s: 3 operations, 1 security scheme, 1 warning; converted from Swagger 2.0\n');
+    expect(summary).toBe('understudy: ready in 0.7 s: 3 operations, 1 security scheme, 1 warning; converted from Swagger 2.0\n');
   });
 });
