@@ -17,24 +17,42 @@ import { seededFaker } from './seeded-faker.js';
  * is a string); the catalogue's own fields stay where the schema lets them; required fields with no
  * counterpart are generated from their schemas. If even that cannot satisfy the schema, the
  * catalogue's shape is sent as it is.
+ *
+ * Where the response the operation declares for that status has no content at all (GitHub's bare
+ * `404`, a 2.0 `default` with no schema), the error is sent with no body, as the document says, and
+ * its code and message travel in an `X-Sandbox-Error` header instead (the journal keeps the request).
  */
 export function inDocumentShape(document: unknown, op: OperationSpec, response: SandboxResponse): SandboxResponse {
   const body = response.body;
   if (response.status < 400 || !isObject(body) || typeof body.code !== 'string') return response;
-  const pointer = errorSchemaOf(op.responses, response.status);
+  const declared = declaredResponse(op.responses, response.status);
+  if (declared?.content.length === 0) {
+    const message = typeof body.message === 'string' ? `: ${body.message}` : '';
+    return { status: response.status, headers: { ...response.headers, 'x-sandbox-error': headerText(`${body.code}${message}`) } };
+  }
+  const media = declared?.content.find((m) => m.mediaType.includes('json')) ?? declared?.content[0];
+  const pointer = media?.schemaPointer;
   if (pointer === undefined || satisfies(document, pointer, body)) return response;
   const shaped = reshape(document, pointer, body, response.status);
   return shaped !== undefined && satisfies(document, pointer, shaped) ? { ...response, body: shaped } : response;
 }
 
-/** The JSON schema the operation declares for an error status, or undefined. */
-function errorSchemaOf(responses: readonly ResponseSpec[], status: number): string | undefined {
-  const spec =
+/** The response the operation declares for a status: exactly, as a `4XX`-style range, or `default`. */
+function declaredResponse(responses: readonly ResponseSpec[], status: number): ResponseSpec | undefined {
+  return (
     responses.find((r) => r.status === String(status)) ??
     responses.find((r) => r.status === `${String(status)[0]}XX`) ??
-    responses.find((r) => r.status === 'DEFAULT');
-  const media = spec?.content.find((m) => m.mediaType.includes('json')) ?? spec?.content[0];
-  return media?.schemaPointer;
+    responses.find((r) => r.status === 'DEFAULT')
+  );
+}
+
+/** Longest `X-Sandbox-Error` value sent. */
+const HEADER_TEXT_LIMIT = 300;
+
+/** Text safe in a header field: visible ASCII and spaces only (RFC 9110 §5.5), bounded. */
+function headerText(text: string): string {
+  const safe = text.replace(/[^\x20-\x7e]/g, '?');
+  return safe.length > HEADER_TEXT_LIMIT ? `${safe.slice(0, HEADER_TEXT_LIMIT - 3)}...` : safe;
 }
 
 type Source = 'code' | 'message' | 'status' | 'details';

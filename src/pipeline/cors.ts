@@ -14,6 +14,7 @@ const EXPOSED = [
   'Sunset',
   'WWW-Authenticate',
   'X-Request-Id',
+  'X-Sandbox-Error',
 ].join(', ');
 
 export interface CorsPolicy {

@@ -115,6 +115,7 @@ describe.each(EDGES)('CORS through the $name', ({ make }) => {
       'Location',
       'Deprecation',
       'Sunset',
+      'X-Sandbox-Error',
     ]) {
       expect(exposed).toContain(header);
     }

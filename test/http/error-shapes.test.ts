@@ -31,6 +31,14 @@ describe.each(EDGES)("errors in the document's own shape through the $name", ({ 
     expect(res.body).toMatchObject({ type: 'validation_failed', status: 400, detail: expect.stringContaining('body.name') });
   });
 
+  it('sends no body where the document declares the status without content, the error in X-Sandbox-Error', async () => {
+    const res = await request(make(sandbox)).get('/api/gadgets/999').set('x-api-key', 'k-123');
+    expect(res.status).toBe(404);
+    expect(res.text).toBe('');
+    expect(res.headers['content-type']).toBeUndefined();
+    expect(res.headers['x-sandbox-error']).toMatch(/^resource_not_found: /);
+  });
+
   it('keeps the catalogue shape where the document declares none for the status', async () => {
     const res = await request(make(sandbox)).get('/api/nowhere').set('x-api-key', 'k-123');
     expect(res.status).toBe(404);
