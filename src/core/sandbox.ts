@@ -54,7 +54,8 @@ export interface Sandbox {
  */
 export async function createSandbox(config: SandboxConfig, options: SandboxOptions = {}): Promise<Sandbox> {
   const { onProgress } = options;
-  const built = buildApiModel((await readDocument(config.spec, onProgress)).document);
+  const loaded = await readDocument(config.spec, onProgress);
+  const built = buildApiModel(loaded.document, loaded.locate);
   // Examples that break their own schemas are reported at start and set aside (unless the config
   // serves them). A large document's examples are checked when first served instead: compiling
   // every example's schema costs seconds on GitHub's description (measured), and an invalid one

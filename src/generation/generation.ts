@@ -115,7 +115,7 @@ function prepareOperation(
     if (validator) return validator;
     const compiler = compilerOf();
     try {
-      compileRequestSchemas(op, compiler);
+      compileRequestSchemas(op, compiler, model.locate);
     } catch (error) {
       // Lazily, this runs on a request: the message must still say whose schema failed.
       if (lazy) throw new Error(`operation ${op.id} (${op.method} ${op.pathTemplate}): ${(error as Error).message}`, { cause: error });
@@ -146,17 +146,17 @@ function prepareOperation(
 
 /**
  * Compiles the schemas of an operation's request one by one, so a schema Ajv refuses is named by
- * its pointer (`schema #/components/schemas/Pet: ...`). The compiler keeps them, so the request
- * validator built next finds them compiled.
+ * its pointer in the user's file (`schema #/components/schemas/Pet: ...`; `#/definitions/Pet` for a
+ * Swagger 2.0 document). The compiler keeps them, so the request validator built next finds them compiled.
  */
-function compileRequestSchemas(op: OperationSpec, compiler: SchemaCompiler): void {
+function compileRequestSchemas(op: OperationSpec, compiler: SchemaCompiler, locate: ApiModel['locate']): void {
   const pointers = [...op.parameters.map((p) => p.schemaPointer), ...(op.requestBody?.content.map((m) => m.schemaPointer) ?? [])];
   for (const pointer of pointers) {
     if (pointer === undefined) continue;
     try {
       compiler.compile(pointer);
     } catch (error) {
-      throw new Error(`schema ${pointer}: ${(error as Error).message}`, { cause: error });
+      throw new Error(`schema ${locate(pointer)}: ${(error as Error).message}`, { cause: error });
     }
   }
 }

@@ -8,6 +8,7 @@ import { toViolations } from '../validation/schema-compiler.js';
  * `example`/`examples` (OpenAPI 3.1 §4.8.14) and schema `example`/`examples` (the ones generation
  * draws from). An example that breaks its schema is reported with its JSON pointer and never
  * served (a generated valid value is served instead), unless `validation.serveInvalidExamples`.
+ * The pointer names the user's file (`model.locate`): for a Swagger 2.0 document, the 2.0 original.
  */
 export function exampleWarnings(model: ApiModel): string[] {
   const { document } = model;
@@ -24,7 +25,7 @@ export function exampleWarnings(model: ApiModel): string[] {
     const why = toViolations('example', validate.errors)
       .map((v) => `${v.location} ${v.message}`)
       .join('; ');
-    warnings.set(examplePointer, `${examplePointer}: the example breaks its schema (${why}); it is not served`);
+    warnings.set(examplePointer, `${model.locate(examplePointer)}: the example breaks its schema (${why}); it is not served`);
   };
   const seenSchemas = new Set<string>();
   const walkSchema = (pointer: string, depth: number): void => {

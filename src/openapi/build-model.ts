@@ -11,14 +11,17 @@ import {
 import { explicitBinding, inferBindings, NO_BINDING } from './bindings.js';
 import { readRequestBody, readResponses } from './media.js';
 import { normalize30 } from './normalize-30.js';
+import { asWritten, type Locate } from './original-location.js';
 import { mergeParameters, pathNames, readParameters } from './parameters.js';
 import { readSecurity, readSecuritySchemes, securityWarnings } from './security-schemes.js';
 
 /**
  * Compiles an OpenAPI 3.0/3.1 document into the plain operation model. Anything the sandbox cannot
- * serve stops here with a message naming the operation, never later on a request.
+ * serve stops here with a message naming the operation, never later on a request. `locate` (from
+ * `readDocument`) says where a pointer into the document stands in the user's file, so warnings
+ * about a converted Swagger 2.0 document name the 2.0 original.
  */
-export function buildApiModel(source: unknown): ApiModel {
+export function buildApiModel(source: unknown, locate: Locate = asWritten): ApiModel {
   if (!isObject(source)) throw new Error('the OpenAPI document is not an object');
   const dialect = String(source.openapi).startsWith('3.1') ? '3.1' : '3.0';
   const document = (dialect === '3.0' ? normalize30(source) : source) as JsonObject;
@@ -52,8 +55,9 @@ export function buildApiModel(source: unknown): ApiModel {
     basePath: basePathOf(document),
     operations: inferBindings(document, operations),
     securitySchemes,
-    warnings: securityWarnings(securitySchemes),
+    warnings: securityWarnings(securitySchemes, locate),
     document,
+    locate,
   };
 }
 

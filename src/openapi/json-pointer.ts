@@ -7,11 +7,17 @@ export const isArray = (value: unknown): value is readonly unknown[] => Array.is
 
 export const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A pointer token's text: URI-decoded (a `#` fragment is), then `~1` → `/`, `~0` → `~`. Most tokens have neither. */
-const unescape = (token: string): string => {
-  const decoded = token.includes('%') ? decodeURIComponent(token) : token;
-  return decoded.includes('~') ? decoded.replace(/~1/g, '/').replace(/~0/g, '~') : decoded;
-};
+/** A pointer token's text: `~1` → `/`, `~0` → `~` (RFC 6901 §4). Most tokens have neither. */
+const unescape = (token: string): string => (token.includes('~') ? token.replace(/~1/g, '/').replace(/~0/g, '~') : token);
+
+/** A token URI-decoded, as a `$ref` fragment may be written (RFC 6901 §6), or undefined when it is not valid percent-encoding. */
+function uriDecoded(token: string): string | undefined {
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return undefined;
+  }
+}
 
 export const escapePointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -21,10 +27,17 @@ export function valueAt(document: unknown, pointer: string): unknown {
   if (!pointer.startsWith('#/')) return undefined;
   let node: unknown = document;
   for (const raw of pointer.slice(2).split('/')) {
-    const token = unescape(raw);
-    if (Array.isArray(node)) node = node[Number(token)];
-    else if (isObject(node) && Object.hasOwn(node, token)) node = node[token];
-    else return undefined;
+    if (Array.isArray(node)) node = node[Number(raw)];
+    else if (!isObject(node)) return undefined;
+    else {
+      // Pointers the sandbox builds are plain; a `$ref` written in a document may be percent-encoded
+      // (`#/paths/~1a%7Bb%7D`). The plain reading wins, so a key with a literal `%` (`/100%`) is found.
+      const token = unescape(raw);
+      const decoded = raw.includes('%') ? uriDecoded(raw) : undefined;
+      const key = Object.hasOwn(node, token) || decoded === undefined ? token : unescape(decoded);
+      if (!Object.hasOwn(node, key)) return undefined;
+      node = node[key];
+    }
   }
   return node;
 }

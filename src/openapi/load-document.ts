@@ -3,6 +3,7 @@ import { load as parseYaml } from 'js-yaml';
 import { describeBroken, scanReferences } from './check-refs.js';
 import { isObject } from './json-pointer.js';
 import { locateJsonError, locateYamlError } from './locate-parse-error.js';
+import { asWritten, type Locate } from './original-location.js';
 import { convertSwagger2 } from './swagger2.js';
 
 /** What loading reports as it goes; the CLI turns it into progress lines, tests ignore it. */
@@ -16,8 +17,13 @@ export interface LoadedDocument {
   readonly document: unknown;
   /** The version the file declares (`2.0`, `3.0.3`, `3.1.0`). */
   readonly sourceVersion: string;
-  /** What the sandbox accepted but could not carry over exactly (located). */
+  /** What the sandbox accepted but could not carry over exactly (located in the user's file). */
   readonly warnings: readonly string[];
+  /**
+   * Where a pointer into `document` stands in the user's file: the same pointer for OpenAPI 3.x, the
+   * place in the 2.0 original for a converted Swagger 2.0 document. Hand it to `buildApiModel`.
+   */
+  readonly locate: Locate;
 }
 
 /**
@@ -52,11 +58,11 @@ export async function readDocument(path: string, onProgress?: (event: LoadProgre
   let bundled = parsed;
   if (scan.external) scan = scanReferences((bundled = await bundle(path, parsed)));
   if (scan.broken.length > 0) throw new Error(describeBroken(path, scan.broken));
-  if (version !== '2.0') return { document: bundled, sourceVersion: version, warnings: [] };
+  if (version !== '2.0') return { document: bundled, sourceVersion: version, warnings: [], locate: asWritten };
   onProgress?.({ phase: 'converting', from: 'Swagger 2.0' });
-  const { document, warnings } = await convertSwagger2(bundled);
+  const { document, warnings, locate } = await convertSwagger2(bundled);
   for (const message of warnings) onProgress?.({ phase: 'warning', message });
-  return { document, sourceVersion: version, warnings };
+  return { document, sourceVersion: version, warnings, locate };
 }
 
 /** The document alone (for callers with no use for progress or warnings). */

@@ -1,5 +1,6 @@
 import type { SchemeUse, SecurityRequirement, SecurityScheme } from '../vocabulary/operation.js';
 import { escapePointerToken, follow, isObject, type JsonObject } from './json-pointer.js';
+import { asWritten, type Locate } from './original-location.js';
 
 /** Security schemes and requirements (OpenAPI 3.1 §4.8.27, §4.8.30), read into plain records. */
 
@@ -65,11 +66,11 @@ export function readSecuritySchemes(document: JsonObject): Map<string, SecurityS
  * mutualTLS client certificate never reaches it: TLS ends before it). Requirements naming them are
  * met without them, so their operations stay reachable; the other schemes of a requirement still count.
  */
-export function securityWarnings(schemes: ReadonlyMap<string, SecurityScheme>): string[] {
+export function securityWarnings(schemes: ReadonlyMap<string, SecurityScheme>, locate: Locate = asWritten): string[] {
   return [...schemes.values()].flatMap((scheme) =>
     scheme.kind === 'unchecked'
       ? [
-          `#/components/securitySchemes/${escapePointerToken(scheme.name)}: security scheme "${scheme.name}" (${scheme.type}) ` +
+          `${locate(`#/components/securitySchemes/${escapePointerToken(scheme.name)}`)}: security scheme "${scheme.name}" (${scheme.type}) ` +
             'cannot be checked by the sandbox; requirements naming it are met without it',
         ]
       : [],
@@ -91,8 +92,8 @@ export function readSecurity(raw: unknown, schemes: ReadonlyMap<string, Security
     return Object.entries(requirement).map(([name, scopes]) => {
       if (!schemes.has(name))
         throw new Error(
-          `${where} requires security scheme "${name}", which components.securitySchemes does not declare ` +
-            `(or declares without the fields its type needs)`,
+          `${where} requires security scheme "${name}", which components.securitySchemes (securityDefinitions in ` +
+            `Swagger 2.0) does not declare (or declares without the fields its type needs)`,
         );
       return readUse(name, scopes, where);
     });

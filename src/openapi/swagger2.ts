@@ -1,10 +1,16 @@
-import { isArray, isObject, escapePointerToken } from './json-pointer.js';
+import { isArray, isObject, escapePointerToken, type JsonObject } from './json-pointer.js';
+import { originalLocator, type Locate } from './original-location.js';
 
 /** A Swagger 2.0 document converted to OpenAPI 3.0, with what the conversion could not carry over. */
 export interface Converted {
   readonly document: unknown;
-  /** Located notes (`#/paths/~1items/get/parameters/1: collectionFormat:tsv is no longer supported`). */
+  /**
+   * Notes located in the 2.0 original (`#/paths/~1items/get/parameters/2: collectionFormat:tsv is no
+   * longer supported`).
+   */
   readonly warnings: readonly string[];
+  /** Where a pointer into `document` stands in the 2.0 original (src/openapi/original-location.ts). */
+  readonly locate: Locate;
 }
 
 /**
@@ -22,8 +28,37 @@ export async function convertSwagger2(source: unknown): Promise<Converted> {
   // patch: repair the small mistakes real 2.0 documents are full of; warnOnly: what cannot be
   // repaired becomes an `x-s2o-warning` to report, not a refusal to start.
   const result = await convertObj(source as never, { patch: true, warnOnly: true });
-  const document = fixParameterNullable(result.openapi);
-  return { document, warnings: conversionWarnings(document) };
+  const document = withoutInventedResponses(source, fixParameterNullable(result.openapi));
+  const locate = originalLocator(document, source, isObject(result.refmap) ? result.refmap : {});
+  return { document, warnings: conversionWarnings(document, locate), locate };
+}
+
+/**
+ * 2.0 requires `responses`, but published documents leave it out; the converter then invents a bare
+ * `default` response, which would be answered `200` with no body. An operation that declares no
+ * response is answered `204` in every version (src/openapi/media.ts), so the invented one is
+ * dropped. Returns a new value; the input is not changed.
+ */
+function withoutInventedResponses(source: unknown, document: unknown): unknown {
+  const sourcePaths = isObject(source) && isObject(source.paths) ? source.paths : {};
+  if (!isObject(document) || !isObject(document.paths)) return document;
+  const paths: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries(document.paths)) {
+    const sourceItem = sourcePaths[path];
+    paths[path] = isObject(item) && isObject(sourceItem) ? withoutInvented(sourceItem, item) : item;
+  }
+  return { ...document, paths };
+}
+
+function withoutInvented(sourceItem: JsonObject, item: JsonObject): JsonObject {
+  const out: Record<string, unknown> = { ...item };
+  for (const [method, op] of Object.entries(item)) {
+    const sourceOp = sourceItem[method];
+    if (!isObject(op) || !isObject(sourceOp) || (sourceOp.responses !== undefined && sourceOp.responses !== null)) continue;
+    const { responses: _invented, ...rest } = op;
+    out[method] = rest;
+  }
+  return out;
 }
 
 /**
@@ -43,14 +78,14 @@ function fixParameterNullable(node: unknown): unknown {
   return out;
 }
 
-/** Every `x-s2o-warning` the converter left, with the pointer where it stands. */
-function conversionWarnings(document: unknown): string[] {
+/** Every `x-s2o-warning` the converter left, with the pointer where it stands in the 2.0 original. */
+function conversionWarnings(document: unknown, locate: Locate): string[] {
   const warnings: string[] = [];
   const walk = (node: unknown, pointer: string): void => {
     if (isArray(node)) node.forEach((item, i) => walk(item, `${pointer}/${i}`));
     else if (isObject(node)) {
       const warning = node['x-s2o-warning'];
-      if (typeof warning === 'string') warnings.push(`${pointer}: ${warning}`);
+      if (typeof warning === 'string') warnings.push(`${locate(pointer)}: ${warning}`);
       for (const [key, value] of Object.entries(node)) if (typeof value === 'object') walk(value, `${pointer}/${escapePointerToken(key)}`);
     }
   };

@@ -144,4 +144,9 @@ export interface ApiModel {
   readonly warnings: readonly string[];
   /** The document itself, for schema compilation and generation by pointer. */
   readonly document: unknown;
+  /**
+   * Where a pointer into `document` stands in the user's file, for messages: the same pointer for
+   * OpenAPI 3.x, the place in the 2.0 original for a converted Swagger 2.0 document.
+   */
+  readonly locate: (pointer: string) => string;
 }

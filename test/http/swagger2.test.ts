@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/core/sandbox.js';
+import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
+import { checkConfig } from '../../src/config/load-config.js';
+import { createSandbox, type Sandbox } from '../../src/core/sandbox.js';
 import { EDGES, testSandbox } from '../support/sandbox.js';
 
 const KEY = { 'X-Api-Key': 'demo-free' };
@@ -71,10 +73,40 @@ describe('a Swagger 2.0 document with basic and oauth2 security', () => {
     const sandbox = await testSandbox({ spec: 'test/documents/swagger2-auth.yaml', fixtures: null });
     const app = EDGES[0]!.make(sandbox);
     expect((await request(app).get('/things')).status).toBe(401);
-    // 2.0 requires `responses`; for an operation without, the converter adds a bare `default`,
-    // which the sandbox answers 200 with no body (an OpenAPI 3.x document without any gets 204).
+    // 2.0 requires `responses`; an operation without is answered as in OpenAPI 3.1: 204, no body
+    // (the converter's invented bare `default` would have made it a 200).
     const ping = await request(app).get('/ping');
-    expect(ping.status).toBe(200);
+    expect(ping.status).toBe(204);
     expect(ping.text).toBe('');
+  });
+});
+
+describe('a Swagger 2.0 document with what the converter cannot carry over', () => {
+  it('starts, reporting each warning at its place in the 2.0 file, and serves', async () => {
+    const warnings: string[] = [];
+    const config = checkConfig({
+      ...DEFAULT_CONFIG,
+      spec: 'test/documents/swagger2-located.yaml',
+      fixtures: null,
+      log: { level: 'silent' },
+    });
+    const sandbox = await createSandbox(config, { onProgress: (e) => e.phase === 'warning' && warnings.push(e.message) });
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        '#/paths/~1pets/post/parameters/1: collectionFormat:tsv is no longer supported',
+        '#/responses/Problem/headers/X-Codes: collectionFormat:ssv is no longer supported for headers',
+      ]),
+    );
+    // Warnings found after loading (unchecked schemes, invalid examples) name the 2.0 file too.
+    expect(sandbox.model.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^#\/securityDefinitions\/client cert: /),
+        expect.stringMatching(/^#\/paths\/~1pets\/get\/responses\/200\/examples\/application~1json: /),
+        expect.stringMatching(/^#\/definitions\/Pet Item\/properties\/name\/example: /),
+      ]),
+    );
+    const app = EDGES[0]!.make(sandbox);
+    expect((await request(app).get('/v1/ping')).status).toBe(204);
+    expect((await request(app).get('/v1/pets')).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { load as parseYaml } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { exampleWarnings } from '../../src/mock/example-check.js';
 import { buildApiModel } from '../../src/openapi/build-model.js';
 import { valueAt } from '../../src/openapi/json-pointer.js';
 import { readDocument } from '../../src/openapi/load-document.js';
@@ -107,5 +108,50 @@ describe('Swagger 2.0, converted at load', async () => {
         flows: { clientCredentials: { tokenUrl: 'https://auth.example.com/token', scopes: { read: 'Read things' } } },
       },
     });
+  });
+});
+
+/**
+ * Start-up messages about a Swagger 2.0 document name places in the user's 2.0 file, not in its
+ * OpenAPI 3.0 conversion (the file they can open and fix): converter notes, security schemes the
+ * sandbox cannot check, examples that break their schemas.
+ */
+describe('Swagger 2.0 start warnings name the original document', async () => {
+  const loaded = await readDocument('test/documents/swagger2-located.yaml');
+  const model = buildApiModel(loaded.document, loaded.locate);
+
+  it('what the converter cannot carry over, where the 2.0 file says it (the body parameter came first)', () => {
+    expect(loaded.warnings).toEqual([
+      '#/paths/~1pets/post/parameters/1: collectionFormat:tsv is no longer supported',
+      '#/responses/Problem/headers/X-Codes: collectionFormat:ssv is no longer supported for headers',
+    ]);
+  });
+
+  it('a security scheme the sandbox cannot check, under securityDefinitions by the name the file gives it', () => {
+    expect(model.warnings).toEqual([
+      expect.stringMatching(/^#\/securityDefinitions\/client cert: security scheme "client_cert" \(mutualTLS\) cannot be checked/),
+    ]);
+  });
+
+  it('examples that break their schemas: a response example by media type, a schema example in definitions', () => {
+    expect(exampleWarnings(model)).toEqual([
+      expect.stringMatching(
+        /^#\/paths\/~1pets\/get\/responses\/200\/examples\/application~1json: the example breaks its schema \(example\[0\]\.id must be integer\)/,
+      ),
+      expect.stringMatching(
+        /^#\/definitions\/Pet Item\/properties\/name\/example: the example breaks its schema \(example must be string\)/,
+      ),
+    ]);
+  });
+
+  it('every pointer in those messages exists in the 2.0 file', async () => {
+    const original = parseYaml(await readFile('test/documents/swagger2-located.yaml', 'utf8'));
+    for (const message of [...loaded.warnings, ...model.warnings, ...exampleWarnings(model)]) {
+      expect(valueAt(original, message.slice(0, message.indexOf(': ')))).toBeDefined();
+    }
+  });
+
+  it('an operation without responses is modelled as in OpenAPI 3.1: a 204 with no content', () => {
+    expect(model.operations.find((o) => o.id === 'ping')?.responses).toEqual([{ status: '204', headers: [], content: [] }]);
   });
 });
