@@ -76,6 +76,7 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
     },
     onProgress,
   );
+  for (const message of generation.warnings) onProgress?.({ phase: 'warning', message });
   const frozenAt = config.clock.frozenAt === null ? undefined : Date.parse(config.clock.frozenAt);
   const clocks = new WorkspaceClocks(Date.now, frozenAt);
   const store = await MemoryRecordStore.open(model, fixtures, config.seed, config.data, (done, total) =>

@@ -4,6 +4,7 @@ import { Router } from '../routing/router.js';
 import { RequestValidator, type ValidationOptions } from '../validation/request-validator.js';
 import { ResponseCheck } from '../validation/response-check.js';
 import { compilerFor } from '../mock/document-schemas.js';
+import { escapePointerToken } from '../openapi/json-pointer.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { ApiModel, OperationSpec } from '../vocabulary/operation.js';
@@ -37,6 +38,8 @@ export interface Generation {
   /** The path prefix the API is served under (`/v1`). */
   readonly basePath: string;
   readonly router: Router<PreparedOperation>;
+  /** Documented operations no request can reach, located in the user's file. */
+  readonly warnings: readonly string[];
 }
 
 export interface GenerationOptions {
@@ -97,7 +100,20 @@ export function buildGeneration(
     }
   });
   onProgress?.({ phase: 'compiling', done: total, total, lazy });
-  return Object.freeze({ number, model, basePath, router: new Router(prepared, basePath) });
+  const router = new Router(prepared, basePath);
+  return Object.freeze({ number, model, basePath, router, warnings: unreachableWarnings(model, router) });
+}
+
+/**
+ * An operation whose method and path shape an earlier one already has (`/a/{x}` and `/a/{y}`, or two
+ * `#` keys naming no header) cannot be reached: the start says so, naming both.
+ */
+function unreachableWarnings(model: ApiModel, router: Router<PreparedOperation>): string[] {
+  const named = (op: OperationSpec): string => `${op.method} ${op.pathTemplate} (${op.id})`;
+  return router.unreachable.map(({ operation: { operation: op }, by }) => {
+    const pointer = model.locate(`#/paths/${escapePointerToken(op.pathTemplate)}/${op.method.toLowerCase()}`);
+    return `${pointer}: ${named(op)} cannot be reached: ${named(by.operation)} has the same method and path shape and comes first`;
+  });
 }
 
 function prepareOperation(

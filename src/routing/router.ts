@@ -42,7 +42,7 @@ type Headers = Readonly<Record<string, string | undefined>>;
  */
 export class Router<T extends Routable> {
   private readonly root = newNode<T>();
-  private readonly hidden: T[] = [];
+  private readonly hidden: { readonly operation: T; readonly by: T }[] = [];
 
   constructor(
     operations: readonly T[],
@@ -51,8 +51,8 @@ export class Router<T extends Routable> {
     for (const op of operations) this.add(op);
   }
 
-  /** Operations no request can reach (an earlier one has the same method and path shape). */
-  get unreachable(): readonly T[] {
+  /** Operations no request can reach, each with the earlier one that has its method and path shape. */
+  get unreachable(): readonly { readonly operation: T; readonly by: T }[] {
     return this.hidden;
   }
 
@@ -80,12 +80,12 @@ export class Router<T extends Routable> {
     const entries = node.operations.get(op.method) ?? [];
     // Two routes clash when nothing tells them apart: neither has a discriminator, or both the same.
     // One with a discriminator and one without coexist: the plain one serves what the other does not.
-    const clash = entries.some((e) =>
+    const clash = entries.find((e) =>
       e.discriminator === undefined || template.discriminator === undefined
         ? e.discriminator === template.discriminator
         : sameTarget(e.discriminator, template.discriminator),
     );
-    if (clash) this.hidden.push(op);
+    if (clash) this.hidden.push({ operation: op, by: clash.operation });
     else node.operations.set(op.method, [...entries, { operation: op, names: template.names, discriminator: template.discriminator }]);
   }
 

@@ -1,9 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
+import { checkConfig } from '../../src/config/load-config.js';
+import { createSandbox } from '../../src/core/sandbox.js';
 import { EDGES, testSandbox } from '../support/sandbox.js';
 
 const STYLES = fileURLToPath(new URL('../documents/styles.yaml', import.meta.url));
+const UNREACHABLE = fileURLToPath(new URL('../documents/unreachable.yaml', import.meta.url));
 
 interface Row {
   readonly name: string;
@@ -55,5 +59,18 @@ describe.each(EDGES)('path templates through the $name', ({ make }) => {
       const locations = (res.body.details as { location: string }[]).map((d) => d.location);
       expect([...new Set(locations)].sort()).toEqual([...row.locations].sort());
     }
+  });
+});
+
+describe('a documented operation no request can reach', () => {
+  it('is reported at start, located and naming the one that shadows it; the first is served', async () => {
+    const warnings: string[] = [];
+    const config = checkConfig({ ...DEFAULT_CONFIG, spec: UNREACHABLE, fixtures: null, log: { level: 'silent' } });
+    const sandbox = await createSandbox(config, { onProgress: (e) => e.phase === 'warning' && warnings.push(e.message) });
+    expect(warnings).toEqual([
+      '#/paths/~1a~1{y}/get: GET /a/{y} (second) cannot be reached: GET /a/{x} (first) has the same method and path shape and comes first',
+    ]);
+    const res = await request(EDGES[0]!.make(sandbox)).get('/a/1');
+    expect(res.status).toBe(204);
   });
 });
