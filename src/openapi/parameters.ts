@@ -59,6 +59,7 @@ function readParameter(document: unknown, value: JsonObject, at: string, locatio
     ...objectKinds,
     ...(content !== undefined ? { mediaType: content.toLowerCase() } : {}),
     ...(location === 'query' && value.allowEmptyValue === true ? { allowEmptyValue: true } : {}),
+    ...(location === 'query' && value.allowReserved === true ? { allowReserved: true } : {}),
   };
 }
 

@@ -114,7 +114,8 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
     return settle(fail(errorBody('payload_too_large', `The request body exceeds ${body.limit} bytes`), { connection: 'close' }));
 
   // 6. Validate.
-  const validated = validator.validate({ pathParams: route.pathParams, query: queryValues, headers: req.headers }, body);
+  const raw = { pathParams: route.pathParams, query: query.values, queryPlusKept: query.plusKept, headers: req.headers };
+  const validated = validator.validate(raw, body);
   if (!validated.ok) return settle(fail(validated.error));
 
   // 7. Negotiate: a valid request whose answer the client would not take is refused before anything

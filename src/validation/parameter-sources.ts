@@ -21,6 +21,8 @@ export type Source =
 export interface Carriers {
   readonly path: Readonly<Record<string, string>>;
   readonly query: ReadonlyMap<string, readonly string[]>;
+  /** Query values with `+` kept, for `allowReserved` parameters (only names that had one: `parseQuery`). */
+  readonly queryPlusKept: ReadonlyMap<string, readonly string[]>;
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly cookies: () => ReadonlyMap<string, readonly string[]>;
 }
@@ -63,6 +65,9 @@ export function gather(spec: ParameterSpec, source: Source, carriers: Carriers):
       return { kind: 'texts', texts: text === undefined ? [] : [text] };
     }
     case 'values': {
+      if (source.from === 'query' && spec.allowReserved === true) {
+        return { kind: 'texts', texts: carriers.queryPlusKept.get(spec.name) ?? carriers.query.get(spec.name) ?? [] };
+      }
       const map = source.from === 'query' ? carriers.query : carriers.cookies();
       return { kind: 'texts', texts: map.get(spec.name) ?? [] };
     }

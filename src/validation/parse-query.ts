@@ -1,4 +1,17 @@
-export type QueryParse = { readonly ok: true; readonly values: ReadonlyMap<string, readonly string[]> } | { readonly ok: false };
+export type QueryParse =
+  | {
+      readonly ok: true;
+      readonly values: ReadonlyMap<string, readonly string[]>;
+      /**
+       * For the names whose raw value holds a `+`: every value of that name read with `+` kept as a
+       * plus, which is what an `allowReserved` parameter means by it (RFC 3986 §2.2: `+` is a
+       * reserved character, sent as it is). Empty for almost every query.
+       */
+      readonly plusKept: ReadonlyMap<string, readonly string[]>;
+    }
+  | { readonly ok: false };
+
+const NONE: ReadonlyMap<string, readonly string[]> = new Map();
 
 /**
  * Splits a raw query string into its names and values (`application/x-www-form-urlencoded` rules:
@@ -7,7 +20,8 @@ export type QueryParse = { readonly ok: true; readonly values: ReadonlyMap<strin
  */
 export function parseQuery(raw: string): QueryParse {
   const values = new Map<string, string[]>();
-  if (raw === '') return { ok: true, values };
+  if (raw === '') return { ok: true, values, plusKept: NONE };
+  let plus: Set<string> | undefined;
   for (const pair of raw.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
@@ -24,6 +38,23 @@ export function parseQuery(raw: string): QueryParse {
     const list = values.get(name);
     if (list) list.push(value);
     else values.set(name, [value]);
+    if (rawValue.includes('+')) (plus ??= new Set()).add(name);
   }
-  return { ok: true, values };
+  return { ok: true, values, plusKept: plus ? plusKeptValues(raw, plus) : NONE };
+}
+
+/** Every value of the given names, decoded with `+` kept (the pairs decoded once already: no error here). */
+function plusKeptValues(raw: string, names: ReadonlySet<string>): Map<string, string[]> {
+  const kept = new Map<string, string[]>();
+  for (const pair of raw.split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq === -1) continue;
+    const name = decodeURIComponent(pair.slice(0, eq).replace(/\+/g, ' '));
+    if (!names.has(name)) continue;
+    const value = decodeURIComponent(pair.slice(eq + 1));
+    const list = kept.get(name);
+    if (list) list.push(value);
+    else kept.set(name, [value]);
+  }
+  return kept;
 }

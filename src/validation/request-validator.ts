@@ -24,8 +24,12 @@ export interface ValidInput {
 export interface RawInput {
   readonly pathParams: Readonly<Record<string, string>>;
   readonly query: ReadonlyMap<string, readonly string[]>;
+  /** Query values with `+` kept, for `allowReserved` parameters (`parseQuery`); none when absent. */
+  readonly queryPlusKept?: ReadonlyMap<string, readonly string[]>;
   readonly headers: Readonly<Record<string, string | undefined>>;
 }
+
+const NO_VALUES: ReadonlyMap<string, readonly string[]> = new Map();
 
 export type Validated = { readonly ok: true; readonly input: ValidInput } | { readonly ok: false; readonly error: ErrorBody };
 
@@ -86,6 +90,7 @@ export class RequestValidator {
     const carriers: Carriers = {
       path: raw.pathParams,
       query: raw.query,
+      queryPlusKept: raw.queryPlusKept ?? NO_VALUES,
       headers: raw.headers,
       cookies: () => (cookies ??= readCookies(raw.headers.cookie)),
     };

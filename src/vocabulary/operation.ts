@@ -38,6 +38,8 @@ export interface ParameterSpec {
   readonly mediaType?: string;
   /** Query only (OpenAPI 3.1 §4.8.12.2.1): an empty value (`?name=`) counts as sent and is not validated. */
   readonly allowEmptyValue?: boolean;
+  /** Query only (OpenAPI 3.1 §4.8.12.2.1): reserved characters are sent as they are, so a `+` is a plus, not a space. */
+  readonly allowReserved?: boolean;
 }
 
 export interface MediaSpec {

@@ -72,6 +72,11 @@ const ROWS: readonly Row[] = [
   { name: 'allowEmptyValue: a key without = counts as sent', url: '/s/empty?flag', status: 204 },
   { name: 'allowEmptyValue: a value is still validated', url: '/s/empty?flag=ab', status: 400, code: 'validation_failed', locations: ['query.flag'] },
   { name: 'without allowEmptyValue an empty value is validated', url: '/s/empty?flag=abc&name=', status: 400, code: 'validation_failed', locations: ['query.name'] },
+  // allowReserved
+  { name: 'allowReserved: reserved characters as they are, + a plus', url: '/s/reserved?expr=a+b:c/d?e@f', status: 204 },
+  { name: 'allowReserved: a percent-encoded plus too', url: '/s/reserved?expr=a%2Bb', status: 204 },
+  { name: 'allowReserved: a space is still a space', url: '/s/reserved?expr=a%20b', status: 400, code: 'validation_failed', locations: ['query.expr'] },
+  { name: 'without allowReserved a + is a space', url: '/s/reserved?plain=a+b&expr=a+b', status: 400, code: 'validation_failed', locations: ['query.plain'] },
   // patterns in the document's dialect
   { name: 'a pattern unicode mode refuses, matched', url: '/s/patterns?slug=a-b.c_d', status: 204 },
   { name: 'a pattern unicode mode refuses, not matched', url: '/s/patterns?slug=a%20b', status: 400, code: 'validation_failed', locations: ['query.slug'] },
