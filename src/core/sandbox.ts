@@ -84,12 +84,12 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
   );
   const keys = new KeyRegistry(config.keys);
   const tokens = new TokenStore();
+  const limiter = new Limiter(config.plans, config.bans, new MemoryCounterStore());
   // The OAuth 2 token endpoint is answered before either surface: under the admin prefix (even with
   // the admin API off) and at the document's own tokenUrl; API keys are redacted from journaled queries.
-  const mintToken = tokenEndpoint({ keys, tokens, clocks });
+  const mintToken = tokenEndpoint({ keys, tokens, clocks, limiter, anonymousPlan: config.anonymousPlan });
   const toTokenEndpoint = tokenRoutes(model.securitySchemes, generation.basePath, `${ADMIN_PREFIX}/oauth/token`);
   const secretQuery = credentialQueryNames(model.securitySchemes);
-  const limiter = new Limiter(config.plans, config.bans, new MemoryCounterStore());
   const journal = new Journal(config.journalSize);
   const listeners: ((exchange: Exchange) => void)[] = [listenerOf(journal, clocks)];
   const current = (): Generation => generation;

@@ -149,12 +149,32 @@ describe.each(EDGES)('the OAuth 2 token endpoint through the $name', ({ make }) 
     );
   });
 
-  it('counts requests with a minted token against the client key', async () => {
-    const token = (await mint('grant_type=client_credentials', ALICE)).body.access_token as string;
+  it('counts the token request and every request with the minted token against the client key', async () => {
+    const minted = await mint('grant_type=client_credentials', ALICE);
+    expect(minted.headers['x-ratelimit-limit']).toBe('300');
+    expect(minted.headers['x-ratelimit-remaining']).toBe('299');
+    const token = minted.body.access_token as string;
     const withKey = await request(app).get('/api/bearer').set('Authorization', 'Bearer all-key');
-    expect(withKey.headers['x-ratelimit-remaining']).toBe('299');
+    expect(withKey.headers['x-ratelimit-remaining']).toBe('298');
     const withToken = await request(app).get('/api/bearer').set('Authorization', `Bearer ${token}`);
-    expect(withToken.headers['x-ratelimit-remaining']).toBe('298');
+    expect(withToken.headers['x-ratelimit-remaining']).toBe('297');
+  });
+
+  it('refuses a token request over the plan with a 429 and mints nothing; an unauthenticated one counts against the address', async () => {
+    const reader = basic('reader', 'reader-pass');
+    for (let i = 0; i < 60; i++) expect((await mint('grant_type=client_credentials', reader)).status).toBe(200);
+    const over = await mint('grant_type=client_credentials', reader);
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(over.body.access_token).toBeUndefined();
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect(over.headers['x-ratelimit-remaining']).toBe('0');
+    // The reader's key is spent for the API too: the token endpoint and the API share its quota.
+    expect((await request(app).get('/api/bearer').set('Authorization', 'Bearer reader-key')).status).toBe(429);
+    // A client that does not authenticate is counted per address, under the anonymous plan.
+    const stranger = await mint('grant_type=client_credentials', basic('nobody', 'nothing'));
+    expect(stranger.status).toBe(401);
+    expect(stranger.headers['x-ratelimit-limit']).toBe('60');
   });
 
   it('grants the scopes asked for, within the key’s, and checks them on use', async () => {
