@@ -47,6 +47,22 @@ export interface ResolvedBinding {
 
 const DEFAULT_PAGE_SIZE = 20;
 
+const readsOf = new WeakMap<ApiModel, ReadonlyMap<string, OperationSpec>>();
+
+/** Each collection's read operation (the first), per model: looked up once per operation, so a map, not a scan. */
+function readOperations(model: ApiModel): ReadonlyMap<string, OperationSpec> {
+  let reads = readsOf.get(model);
+  if (!reads) {
+    const found = new Map<string, OperationSpec>();
+    for (const o of model.operations) {
+      const resource = o.binding.resource;
+      if (resource !== undefined && o.binding.action === 'read' && !found.has(resource)) found.set(resource, o);
+    }
+    readsOf.set(model, (reads = found));
+  }
+  return reads;
+}
+
 export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBinding {
   const pagination = op.binding.pagination ?? {};
   const query = op.parameters.filter((p) => p.in === 'query');
@@ -61,7 +77,7 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
   const media = answerMedia(response);
   const recordPointer = recordPointerOf(model, op, media?.schemaPointer);
   const fields = propertiesOf(model.document, recordPointer, true);
-  const itemOp = model.operations.find((o) => o.binding.resource === op.binding.resource && o.binding.action === 'read');
+  const itemOp = op.binding.resource === undefined ? undefined : readOperations(model).get(op.binding.resource);
   const writable = op.requestBody ? writableFields(model, op, op.binding.action === 'patch' ? recordPointer : undefined) : undefined;
   const limitSchema = limitParam ? query.find((p) => p.name === limitParam)?.schemaPointer : undefined;
   return {

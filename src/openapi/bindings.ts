@@ -140,12 +140,22 @@ const ITEM_ACTIONS: Readonly<Partial<Record<string, StoreAction>>> = { GET: 'rea
  */
 export function inferBindings(document: unknown, operations: OperationSpec[]): OperationSpec[] {
   const byPath = new Map<string, OperationSpec[]>();
-  for (const op of operations) byPath.set(op.pathTemplate, [...(byPath.get(op.pathTemplate) ?? []), op]);
+  for (const op of operations) {
+    const same = byPath.get(op.pathTemplate);
+    if (same) same.push(op);
+    else byPath.set(op.pathTemplate, [op]);
+  }
+  // Each collection path's item path (`/things` → `/things/{id}`), the first in the document.
+  const itemPaths = new Map<string, string>();
+  for (const p of byPath.keys()) {
+    const slash = p.lastIndexOf('/');
+    if (/^\{[^}/]+\}$/.test(p.slice(slash + 1)) && !itemPaths.has(p.slice(0, slash))) itemPaths.set(p.slice(0, slash), p);
+  }
   const decided = new Map<OperationSpec, Binding>();
   for (const [path, ops] of byPath) {
     const segments = path.split('/').filter(Boolean);
     if (segments.length === 0 || isParam(segments.at(-1) as string)) continue;
-    const itemPath = [...byPath.keys()].find((p) => p.startsWith(`${path}/{`) && /^\{[^}/]+\}$/.test(p.slice(path.length + 1)));
+    const itemPath = itemPaths.get(path);
     const itemParam = itemPath === undefined ? undefined : paramName(itemPath.slice(path.length + 1));
     const items = itemPath === undefined ? [] : (byPath.get(itemPath) ?? []);
     const { resource, scope } = collectionOf(segments);
