@@ -31,6 +31,9 @@ export const ERRORS = {
   internal_error: 500,
   not_implemented: 501,
   response_contract_violation: 500,
+  invalid_preference: 400,
+  preference_unsatisfiable: 422,
+  verification_failed: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

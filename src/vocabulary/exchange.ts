@@ -37,6 +37,31 @@ export interface SandboxResponse {
    * response check and the journal read. The edges send it as is.
    */
   readonly encoded?: string | Uint8Array;
+  /** How the edge delivers the answer: after a delay, or as a fault on the wire. Absent: at once, whole. */
+  readonly delivery?: Delivery;
+}
+
+/** A fault the edge produces on the wire instead of (or while) sending the answer. */
+export type Fault =
+  /** The connection is reset (TCP RST) without an answer. */
+  | { readonly kind: 'connection_reset' }
+  /** The connection is closed with no bytes sent. */
+  | { readonly kind: 'empty_response' }
+  /** A valid status line, then bytes that are not HTTP, then the connection is closed. */
+  | { readonly kind: 'malformed_response' }
+  /** The head promises a Content-Length longer than the bytes sent, then the connection is closed. */
+  | { readonly kind: 'truncated_body' }
+  /** No answer at all: the socket stays open until the client gives up or `capMs` passes. */
+  | { readonly kind: 'timeout'; readonly capMs: number }
+  /** The answer in `chunks` pieces spread over `durationMs`. */
+  | { readonly kind: 'dribble'; readonly chunks: number; readonly durationMs: number };
+
+export type FaultKind = Fault['kind'];
+
+export interface Delivery {
+  /** Wall-clock milliseconds to wait before the answer (or the fault) starts. */
+  readonly delayMs: number;
+  readonly fault: Fault | undefined;
 }
 
 /** What happened to one request: what logging and the journal hang off. */
@@ -48,6 +73,29 @@ export interface Exchange {
   readonly durationMs: number;
   /** Set when the sandbox itself failed (a bug): the answer was a generic 500. */
   readonly error?: unknown;
+  /** The request body as read, when the sandbox read one (the operation takes a body). */
+  readonly requestBody?: Buffer;
+  /** The rate-limit decision, when the request was counted against a client. */
+  readonly limit?: LimitDecision;
+  /** What shaped the answer beyond the document: a preference, a rule, a delay, a fault. */
+  readonly applied?: Applied;
+  /** The store change the request made (`created pets/17`), when it made one. */
+  readonly change?: string;
+}
+
+export interface LimitDecision {
+  readonly limit: number;
+  readonly remaining: number;
+  readonly banned: boolean;
+}
+
+export interface Applied {
+  /** The preferences applied, as `Preference-Applied` names them (`code=404, example=missing`). */
+  readonly preference?: string;
+  /** The id of the admin rule that matched. */
+  readonly rule?: string;
+  readonly delayMs?: number;
+  readonly fault?: FaultKind;
 }
 
 /**
