@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import type { CorpusDocument } from './manifest.js';
+import { writeLargeDocument } from './synthetic.js';
 
 /**
  * The project root: the nearest folder above this file whose package.json is ours. Found by walking
@@ -31,6 +32,7 @@ export const isLocal = (doc: CorpusDocument): boolean => doc.source === 'devDepe
  * beside it. Throws with a message naming the package when that is impossible.
  */
 export function locate(doc: CorpusDocument): string {
+  if (doc.source === 'generated') return generated(doc);
   const root = projectRoot();
   const base = doc.source === 'devDependency' ? join(root, 'node_modules', doc.package) : unpacked(doc);
   const file = join(base, doc.path);
@@ -39,6 +41,17 @@ export function locate(doc: CorpusDocument): string {
   const plain = file.slice(0, -'.gz'.length);
   if (!existsSync(plain)) writeFileSync(plain, gunzipSync(readFileSync(file)));
   return plain;
+}
+
+/** The generated document, written into the cache on first use. */
+function generated(doc: CorpusDocument): string {
+  const dir = join(cacheDir(), 'generated');
+  const file = join(dir, doc.path);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeLargeDocument(file);
+  }
+  return file;
 }
 
 function unpacked(doc: CorpusDocument): string {
