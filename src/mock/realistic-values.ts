@@ -23,15 +23,23 @@ export function xFakerValue(schema: JsonObject, faker: Faker): { value: unknown 
 
 const isoSeconds = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** A string in the schema's `format` (JSON Schema 2020-12 §7.3), or undefined for other formats. */
+/**
+ * A string in the schema's `format` (JSON Schema 2020-12 §7.3, OpenAPI 3.0 §4.7.5.3): every string
+ * format the validator checks (ajv-formats) has one, so a value in a known format is always valid
+ * in it; undefined for other formats, which are annotations only.
+ */
 export function formatted(format: unknown, faker: Faker): string | undefined {
   switch (format) {
     case 'date-time':
+    case 'iso-date-time':
       return isoSeconds(faker.date.recent({ days: 90 }));
     case 'date':
       return isoSeconds(faker.date.recent({ days: 90 })).slice(0, 10);
     case 'time':
+    case 'iso-time':
       return isoSeconds(faker.date.recent({ days: 90 })).slice(11);
+    case 'duration':
+      return faker.helpers.arrayElement([`P${faker.number.int({ min: 1, max: 30 })}D`, `PT${faker.number.int({ min: 1, max: 59 })}M`]);
     case 'email':
     case 'idn-email':
       return faker.internet.email().toLowerCase();
@@ -42,6 +50,8 @@ export function formatted(format: unknown, faker: Faker): string | undefined {
     case 'uri-reference':
     case 'iri-reference':
       return `/${faker.lorem.slug(2)}`;
+    case 'uri-template':
+      return `${faker.internet.url({ appendSlash: true })}{id}`;
     case 'uuid':
       return faker.string.uuid();
     case 'hostname':
@@ -51,13 +61,34 @@ export function formatted(format: unknown, faker: Faker): string | undefined {
       return faker.internet.ipv4();
     case 'ipv6':
       return faker.internet.ipv6();
+    case 'regex':
+      return '^[a-z]+$';
+    case 'json-pointer':
+      return `/${faker.lorem.word()}/${faker.number.int({ max: 9 })}`;
+    case 'json-pointer-uri-fragment':
+      return `#/${faker.lorem.word()}`;
+    case 'relative-json-pointer':
+      return `${faker.number.int({ max: 3 })}/${faker.lorem.word()}`;
     case 'byte':
       return Buffer.from(faker.lorem.word()).toString('base64');
+    case 'binary':
+      return faker.lorem.word();
     case 'password':
       return faker.internet.password({ length: 12 });
     default:
       return undefined;
   }
+}
+
+/**
+ * The range a numeric `format` allows (OpenAPI 3.0 §4.7.5.3 data types), integral for `int32` and
+ * `int64`: an int64 past 2^53 does not survive JSON in JavaScript clients, which the validator
+ * checks too (validation/schema-compiler.ts).
+ */
+export function numericFormat(format: unknown): { readonly integral: boolean; readonly min: number; readonly max: number } | undefined {
+  if (format === 'int32') return { integral: true, min: -(2 ** 31), max: 2 ** 31 - 1 };
+  if (format === 'int64') return { integral: true, min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
+  return undefined;
 }
 
 /** Generators by property name, lower-cased with `_` and `-` removed; the first match wins. */
@@ -94,13 +125,4 @@ export function byName(name: string | undefined, faker: Faker): string | undefin
   if (name === undefined) return undefined;
   const key = name.toLowerCase().replace(/[_-]/g, '');
   return BY_NAME.find(([pattern]) => pattern.test(key))?.[1](faker);
-}
-
-/** A string matching `pattern` (an ECMAScript regular expression, JSON Schema 2020-12 §6.3.3). */
-export function matching(pattern: string, faker: Faker): string | undefined {
-  try {
-    return faker.helpers.fromRegExp(pattern.replace(/^\^/, '').replace(/\$$/, ''));
-  } catch {
-    return undefined;
-  }
 }

@@ -1,7 +1,9 @@
 import type { Faker } from '@faker-js/faker';
-import { escapePointerToken, follow, isObject, type JsonObject } from '../openapi/json-pointer.js';
+import { follow, isObject, type JsonObject } from '../openapi/json-pointer.js';
 import { satisfies } from './document-schemas.js';
-import { byName, formatted, matching, xFakerValue } from './realistic-values.js';
+import { byName, xFakerValue } from './realistic-values.js';
+import { fakeNumber, fakeString } from './scalar-values.js';
+import { flatten, mergeParts, planObject, typeOfParts, type ObjectPlan, type Part } from './schema-parts.js';
 
 /**
  * Below this depth values are generated in full; deeper, only what the schema requires (required
@@ -13,124 +15,225 @@ const MAX_DEPTH = 6;
 const HARD_DEPTH = 32;
 
 /**
+ * What a schema no value satisfies gives (an `enum` of strings under `type: object`, `false`): an
+ * optional property or a surplus item is then left out; where one is needed, the fallback stands.
+ */
+class Unsatisfiable {
+  constructor(readonly fallback: unknown) {}
+}
+
+interface Context {
+  readonly document: unknown;
+  readonly faker: Faker;
+}
+
+/**
  * Generates a value that satisfies the schema at `pointer`, using a seeded faker so the same seed
  * gives the same value. Follows `$ref`s by pointer, so recursive schemas stop at a fixed depth.
  * `name` is the property the value is for: it picks a realistic generator (`email`, `city`).
  */
 export function fakeFromSchema(document: unknown, pointer: string, faker: Faker, depth = 0, name?: string): unknown {
-  const { value, pointer: at } = follow(document, pointer);
-  if (!isObject(value)) return null;
-  const schema = value;
+  const value = atPointer({ document, faker }, pointer, depth, name);
+  return value instanceof Unsatisfiable ? value.fallback : value;
+}
+
+function atPointer(context: Context, pointer: string, depth: number, name?: string): unknown {
+  const { value, pointer: at } = follow(context.document, pointer);
+  if (!isObject(value)) return value === false ? new Unsatisfiable(null) : null;
+  return fromSchema(context, value, at, depth, name);
+}
+
+/** `at` is where the schema lives; undefined for one merged from several (mergeParts). */
+function fromSchema(context: Context, schema: JsonObject, at: string | undefined, depth: number, name?: string): unknown {
+  const { document, faker } = context;
   if (schema.const !== undefined) return schema.const;
-  const custom = xFakerValue(schema, faker);
-  if (custom && satisfies(document, at, custom.value)) return custom.value;
-  // A schema's own examples, only those that satisfy it (an invalid one is reported, never served).
-  const examples = Array.isArray(schema.examples) ? schema.examples.filter((ex) => satisfies(document, at, ex)) : [];
-  if (examples.length > 0 && depth > 0) return faker.helpers.arrayElement(examples);
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return faker.helpers.arrayElement(schema.enum);
-  if (Array.isArray(schema.allOf)) {
-    return schema.allOf.reduce<unknown>(
-      (merged, _, i) => {
-        const part = fakeFromSchema(document, `${at}/allOf/${i}`, faker, depth);
-        return isObject(merged) && isObject(part) ? { ...merged, ...part } : part;
-      },
-      typeOf(schema) === 'object' ? fakeObject(document, schema, at, faker, depth) : {},
-    );
+  if (at !== undefined) {
+    const custom = xFakerValue(schema, faker);
+    if (custom && satisfies(document, at, custom.value)) return custom.value;
+    // A schema's own examples, only those that satisfy it (an invalid one is reported, never served).
+    const examples = depth > 0 && Array.isArray(schema.examples) ? schema.examples.filter((ex) => satisfies(document, at, ex)) : [];
+    if (examples.length > 0) return faker.helpers.arrayElement(examples);
   }
-  if (Array.isArray(schema.oneOf) && schema.oneOf.length > 0) return fakeOneOf(document, at, schema.oneOf.length, faker, depth);
-  if (Array.isArray(schema.anyOf) && schema.anyOf.length > 0) return fakeFromSchema(document, `${at}/anyOf/0`, faker, depth);
-  switch (typeOf(schema)) {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return fromEnum(schema.enum, typeOfParts([{ schema, at: '' }]), faker);
+  if (at !== undefined && ['allOf', 'anyOf', 'oneOf'].some((k) => Array.isArray(schema[k]))) {
+    return withChoices(context, flatten(document, schema, at), new Set(), depth, name);
+  }
+  return byType(context, schema, at, typeOfParts([{ schema, at: at ?? '' }]), depth, name);
+}
+
+/** An enum value of the declared type; none of it makes the schema unsatisfiable (`type: object, enum: [SELF]`). */
+function fromEnum(values: readonly unknown[], type: string | undefined, faker: Faker): unknown {
+  const typed = type === undefined ? values : values.filter((v) => ofType(v, type));
+  return typed.length > 0 ? faker.helpers.arrayElement(typed) : new Unsatisfiable(values[0]);
+}
+
+function ofType(value: unknown, type: string): boolean {
+  if (type === 'integer') return Number.isInteger(value);
+  if (type === 'object') return isObject(value);
+  if (type === 'array') return Array.isArray(value);
+  if (type === 'null') return value === null;
+  return typeof value === type;
+}
+
+/**
+ * A value for all `parts` together, a branch chosen for each `anyOf` (its first) and `oneOf` among
+ * them. A `oneOf` value must match exactly one branch (JSON Schema 2020-12 §10.2.1.3), and a value
+ * made for one branch often matches another too (an object branch without `required` matches
+ * almost anything), so each branch is tried in turn until a value fits it alone; the first
+ * branch's value is the fallback.
+ */
+function withChoices(
+  context: Context,
+  parts: readonly Part[],
+  decided: ReadonlySet<string>,
+  depth: number,
+  name?: string,
+  lean = false,
+): unknown {
+  const { document } = context;
+  const choice = parts.find(({ schema, at }) => !decided.has(at) && (nonEmpty(schema.oneOf) || nonEmpty(schema.anyOf)));
+  if (choice === undefined) return fromParts(context, parts, depth, name, lean);
+  const keyword = nonEmpty(choice.schema.oneOf) ? 'oneOf' : 'anyOf';
+  const count = (choice.schema[keyword] as readonly unknown[]).length;
+  const next = new Set([...decided, choice.at]);
+  const branch = (i: number, leanObject: boolean): unknown => {
+    const { value, pointer } = follow(document, `${choice.at}/${keyword}/${i}`);
+    const added = isObject(value) ? flatten(document, value, pointer) : [];
+    return withChoices(context, [...parts, ...added], next, depth, name, leanObject);
+  };
+  if (keyword === 'anyOf') return branch(0, lean);
+  let first: unknown;
+  // Branches told apart by their required members (`oneOf: [{required: [email]}, {required: [phone]}]`)
+  // all match an object with every property: the second round leaves the optional ones out.
+  for (const leanObject of lean ? [true] : [false, true]) {
+    for (let i = 0; i < count; i++) {
+      const value = branch(i, leanObject);
+      first ??= value;
+      if (value instanceof Unsatisfiable) continue;
+      let matches = 0;
+      for (let j = 0; j < count && matches < 2; j++) if (satisfies(document, `${choice.at}/oneOf/${j}`, value)) matches++;
+      if (matches === 1) return value;
+    }
+  }
+  return first;
+}
+
+const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
+
+/** `lean`: an object gets its required members only. */
+function fromParts(context: Context, parts: readonly Part[], depth: number, name?: string, lean = false): unknown {
+  const type = typeOfParts(parts);
+  if (type === 'object') return fakeObject(context, planObject(parts), depth, lean);
+  return fromSchema(context, mergeParts(parts), undefined, depth, name);
+}
+
+function byType(
+  context: Context,
+  schema: JsonObject,
+  at: string | undefined,
+  type: string | undefined,
+  depth: number,
+  name?: string,
+): unknown {
+  switch (type) {
     case 'object':
-      return fakeObject(document, schema, at, faker, depth);
-    case 'array': {
-      const deep = depth >= MAX_DEPTH;
-      const minItems = typeof schema.minItems === 'number' ? schema.minItems : undefined;
-      if (depth >= HARD_DEPTH || schema.items === undefined || (deep && !minItems)) return [];
-      const min = minItems ?? 1;
-      const max = deep ? min : Math.max(min, Math.min(typeof schema.maxItems === 'number' ? schema.maxItems : 3, min + 3));
-      return Array.from({ length: faker.number.int({ min, max }) }, () => fakeFromSchema(document, `${at}/items`, faker, depth + 1));
-    }
+      return at === undefined ? {} : fakeObject(context, planObject([{ schema, at }]), depth);
+    case 'array':
+      return fakeArray(context, schema, at, depth);
     case 'integer':
-      return fakeInteger(schema, faker);
-    case 'number': {
-      const min = num(schema.minimum, num(schema.exclusiveMinimum, -1) + 1);
-      const max = num(schema.maximum, num(schema.exclusiveMaximum, 1001) - 1);
-      const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined;
-      if (step !== undefined)
-        return faker.number.int({ min: Math.ceil(min / step), max: Math.max(Math.ceil(min / step), Math.floor(max / step)) }) * step;
-      return faker.number.float({ min, max: Math.max(min, max), fractionDigits: 2 });
-    }
+    case 'number':
+      return fakeNumber(schema, context.faker, type === 'integer');
     case 'boolean':
-      return faker.datatype.boolean();
+      return context.faker.datatype.boolean();
     case 'null':
       return null;
-    default: {
-      const realistic = schema.pattern === undefined ? (formatted(schema.format, faker) ?? byName(name, faker)) : undefined;
-      if (realistic !== undefined && satisfies(document, at, realistic)) return realistic;
-      return fakeString(schema, faker);
-    }
+    default:
+      return fakeString(schema, context.faker, name);
   }
 }
 
-const num = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
-
-function typeOf(schema: JsonObject): string | undefined {
-  if (Array.isArray(schema.type)) return schema.type.find((t) => t !== 'null') as string | undefined;
-  if (typeof schema.type === 'string') return schema.type;
-  if (isObject(schema.properties)) return 'object';
-  return undefined;
+/** Where a subschema is: under the schema's own pointer, or the `$ref` a merged schema holds. */
+function child(node: unknown, at: string | undefined, path: string): string | undefined {
+  if (at !== undefined) return `${at}/${path}`;
+  return isObject(node) && typeof node.$ref === 'string' ? node.$ref : undefined;
 }
 
-function fakeObject(document: unknown, schema: JsonObject, at: string, faker: Faker, depth: number): JsonObject {
-  const out: Record<string, unknown> = {};
-  if (!isObject(schema.properties) || depth >= HARD_DEPTH) return out;
-  const required = Array.isArray(schema.required) ? schema.required : [];
-  for (const name of Object.keys(schema.properties)) {
-    if (depth >= MAX_DEPTH && !required.includes(name)) continue;
-    out[name] = fakeFromSchema(document, `${at}/properties/${escapePointerToken(name)}`, faker, depth + 1, name);
+function fakeArray(context: Context, schema: JsonObject, at: string | undefined, depth: number): unknown[] {
+  const { faker } = context;
+  const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems.map((node, i) => child(node, at, `prefixItems/${i}`)) : [];
+  const items = isObject(schema.items) || schema.items === true ? child(schema.items, at, 'items') : undefined;
+  const deep = depth >= MAX_DEPTH;
+  const minItems = typeof schema.minItems === 'number' ? schema.minItems : undefined;
+  if (depth >= HARD_DEPTH || (items === undefined && prefix.length === 0 && !minItems) || (deep && !minItems)) return [];
+  const min = minItems ?? 1;
+  let max = deep ? min : Math.max(min, Math.min(typeof schema.maxItems === 'number' ? schema.maxItems : 3, min + 3));
+  if (schema.items === false) max = Math.min(max, prefix.length);
+  const count = faker.number.int({ min: Math.min(min, max), max });
+  // uniqueItems (2020-12 validation §6.4.3): a repeated value is drawn again, a few times at most.
+  const seen = new Set<string>();
+  const out: unknown[] = [];
+  for (let tries = 0; out.length < count && tries < count * 4; tries++) {
+    const pointer = prefix[out.length] ?? items;
+    let value = pointer === undefined ? faker.lorem.word() : atPointer(context, pointer, depth + 1);
+    if (value instanceof Unsatisfiable) {
+      if (out.length >= min) break;
+      value = value.fallback;
+    }
+    if (schema.uniqueItems === true) {
+      const key = JSON.stringify(value);
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    out.push(value);
   }
   return out;
 }
 
-function fakeInteger(schema: JsonObject, faker: Faker): number {
-  const exclusiveMin = typeof schema.exclusiveMinimum === 'number' ? Math.floor(schema.exclusiveMinimum) + 1 : undefined;
-  const exclusiveMax = typeof schema.exclusiveMaximum === 'number' ? Math.ceil(schema.exclusiveMaximum) - 1 : undefined;
-  const min = exclusiveMin ?? Math.ceil(num(schema.minimum, 1));
-  const max = Math.max(min, exclusiveMax ?? Math.floor(num(schema.maximum, Math.max(min, 1000))));
-  const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined;
-  if (step === undefined) return faker.number.int({ min, max });
-  // A multiple of the step inside the bounds (or the nearest one above the minimum if none fits).
-  const low = Math.ceil(min / step);
-  const high = Math.max(low, Math.floor(max / step));
-  return faker.number.int({ min: low, max: high }) * step;
-}
-
-function fakeString(schema: JsonObject, faker: Faker): string {
-  const min = num(schema.minLength, 1);
-  const max = num(schema.maxLength, Math.max(min, 24));
-  if (typeof schema.pattern === 'string') {
-    const text = matching(schema.pattern, faker);
-    if (text !== undefined) return text;
-  }
-  let text = faker.lorem.words({ min: 1, max: 3 });
-  while (text.length < min) text += ` ${faker.lorem.word()}`;
-  return text.slice(0, max);
-}
-
 /**
- * A value for `oneOf`: it must match exactly one branch (JSON Schema 2020-12 §10.2.1.3), and a value
- * made for one branch often matches another too (an object branch without `required` matches
- * almost anything). Each branch is tried in turn until a value fits it alone; the first branch's
- * value is the fallback.
+ * An object with the plan's properties (only the required ones past MAX_DEPTH, none another part
+ * closes with `additionalProperties: false` unless required), then every required member the
+ * properties do not declare, from `patternProperties` or `additionalProperties` when they say what
+ * it holds, then members up to `minProperties`.
  */
-function fakeOneOf(document: unknown, at: string, branches: number, faker: Faker, depth: number): unknown {
-  let first: unknown;
-  for (let i = 0; i < branches; i++) {
-    const value = fakeFromSchema(document, `${at}/oneOf/${i}`, faker, depth);
-    if (i === 0) first = value;
-    let matches = 0;
-    for (let j = 0; j < branches && matches < 2; j++) if (satisfies(document, `${at}/oneOf/${j}`, value)) matches++;
-    if (matches === 1) return value;
+function fakeObject(context: Context, plan: ObjectPlan, depth: number, lean = false): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (depth >= HARD_DEPTH) return out;
+  const generate = (member: string, pointers: readonly string[]): unknown => {
+    if (pointers.length === 0) return byName(member, context.faker) ?? context.faker.lorem.word();
+    if (pointers.length === 1) return atPointer(context, pointers[0] ?? '', depth + 1, member);
+    // Declared by several allOf members: the value must satisfy each declaration.
+    const parts = pointers.flatMap((pointer) => {
+      const { value, pointer: at } = follow(context.document, pointer);
+      return isObject(value) ? flatten(context.document, value, at) : [];
+    });
+    return withChoices(context, parts, new Set(), depth + 1, member);
+  };
+  const undeclared = (member: string): readonly string[] => {
+    const pointer = plan.schemaFor(member);
+    return pointer === undefined ? [] : [pointer];
+  };
+  for (const [member, pointers] of plan.properties) {
+    const required = plan.required.has(member);
+    if (!required && (lean || depth >= MAX_DEPTH || !plan.allowed(member))) continue;
+    const value = generate(member, pointers);
+    if (value instanceof Unsatisfiable && !required) continue;
+    put(out, member, value instanceof Unsatisfiable ? value.fallback : value);
   }
-  return first;
+  for (const member of plan.required) {
+    if (Object.hasOwn(out, member)) continue;
+    const value = generate(member, undeclared(member));
+    put(out, member, value instanceof Unsatisfiable ? value.fallback : value);
+  }
+  for (let i = 0; Object.keys(out).length < plan.minProperties && i < plan.minProperties * 2; i++) {
+    const member = `${context.faker.lorem.word()}${i}`;
+    if (!plan.allowed(member)) break;
+    const value = generate(member, plan.properties.get(member) ?? undeclared(member));
+    if (!(value instanceof Unsatisfiable)) put(out, member, value);
+  }
+  return out;
+}
+
+/** Sets a member by definition, so a property a document names `__proto__` is data, not a prototype. */
+function put(target: Record<string, unknown>, member: string, value: unknown): void {
+  Object.defineProperty(target, member, { value, enumerable: true, writable: true, configurable: true });
 }
