@@ -5,7 +5,7 @@ import { errorBody } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import { wrapPage } from './envelope.js';
 import { applyPatch } from './apply-patch.js';
-import { completeRecord, pick, present, scopeOf, serverFields } from './records.js';
+import { completeRecord, forAnswer, pick, scopeOf, serverFields } from './records.js';
 import type { ResolvedBinding } from './resolve-binding.js';
 
 export interface DispatchContext {
@@ -37,7 +37,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     const row = await store.create(workspace, resource, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
     const headers: Record<string, string> = {};
     if (binding.itemPath) headers.location = ctx.basePath + itemUrl(binding, input.path, row.id);
-    return answer(binding.successStatus, present(row, binding.idProperty), headers);
+    return answer(binding.successStatus, forAnswer(binding, row), headers);
   }
   const id = Number(binding.idParam === undefined ? NaN : input.path[binding.idParam]);
   // A miss is a 404 where the document says one can happen. Where it declares no 404 (nor `4XX`
@@ -57,7 +57,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     const record = completeRecord(binding.document, binding, pick(input.body, binding.writable));
     if (record === undefined) return ctx.generatedAnswer();
     const row = await store.put(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
-    return answer(binding.successStatus, present(row, binding.idProperty));
+    return answer(binding.successStatus, forAnswer(binding, row));
   }
   if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound();
   let found: Lookup;
@@ -80,7 +80,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     found = updated;
   }
   if (found.kind === 'not-found') return notFound();
-  return answer(binding.successStatus, present(found.row, binding.idProperty));
+  return answer(binding.successStatus, forAnswer(binding, found.row));
 }
 
 async function list(
@@ -113,7 +113,7 @@ async function list(
   const headers: Record<string, string> = {};
   const next = page.nextAfter !== undefined && binding.afterParam ? nextUrl(ctx, binding, input.path, page.nextAfter) : undefined;
   if (next !== undefined) headers.link = `<${next}>; rel="next"`;
-  const items = page.items.map((row) => present(row, binding.idProperty));
+  const items = page.items.map((row) => forAnswer(binding, row));
   if (!envelope) return answer(binding.successStatus, items, headers);
   const base = ctx.generatedAnswer().body;
   return answer(

@@ -16,6 +16,23 @@ export function present(row: Row, idProperty: string): Readonly<Record<string, u
   return idProperty === 'id' ? { id, ...fields } : { ...fields, [idProperty]: id };
 }
 
+/**
+ * A stored row as this operation answers it: presented, with any required field of the answer's
+ * record schema it lacks generated, deterministically per operation and record. Rows written
+ * through another operation of the collection may lack them; most rows lack none and are not copied.
+ */
+export function forAnswer(binding: ResolvedBinding, row: Row): Readonly<Record<string, unknown>> {
+  const presented = present(row, binding.idProperty);
+  const pointer = binding.recordPointer;
+  if (pointer === undefined || binding.answerRequired.every((name) => Object.hasOwn(presented, name))) return presented;
+  const seed = createHash('sha256').update(`${binding.operation.id}:${row.id}`).digest().readUInt32BE(0);
+  const generated = fakeFromSchema(binding.document, pointer, seededFaker(seed, new Date('2026-01-01T00:00:00Z')));
+  const out: Record<string, unknown> = { ...presented };
+  for (const name of binding.answerRequired)
+    if (!Object.hasOwn(out, name) && isObject(generated) && Object.hasOwn(generated, name)) out[name] = generated[name];
+  return out;
+}
+
 /** The parent path parameters' values of a nested collection (`"1"` under `/users/1/orders`), or undefined. */
 export function scopeOf(binding: ResolvedBinding, path: Readonly<Record<string, unknown>>): string | undefined {
   return binding.scope.length === 0 ? undefined : binding.scope.map((name) => String(path[name])).join('/');

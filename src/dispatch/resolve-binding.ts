@@ -39,6 +39,11 @@ export interface ResolvedBinding {
    * ones and those the client cannot write (`createdAt`). Worked out once, not per write.
    */
   readonly ownedFields: ReadonlySet<string>;
+  /**
+   * The record's required fields in this operation's answer, the id aside: records stored through
+   * another operation of the collection may lack some (GitHub's `/search/users` items need `score`).
+   */
+  readonly answerRequired: readonly string[];
   /** read/replace/patch/delete: the operation declares a 404 (or `4XX`, or `default`) for a missing record. */
   readonly declaresNotFound: boolean;
   /** patch: the request takes a JSON Patch document (RFC 6902). */
@@ -98,6 +103,10 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
     recordPointer,
     declaresNotFound: op.responses.some((r) => r.status === '404' || r.status === '4XX' || r.status === 'DEFAULT'),
     ownedFields: ownedFieldsOf(model.document, recordPointer, writable, op.binding.idProperty ?? 'id'),
+    answerRequired:
+      recordPointer === undefined
+        ? []
+        : [...requiredOf(model.document, recordPointer)].filter((name) => name !== (op.binding.idProperty ?? 'id')),
     jsonPatch: op.requestBody?.content.some((m) => m.mediaType === 'application/json-patch+json') ?? false,
   };
 }

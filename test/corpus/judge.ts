@@ -79,6 +79,9 @@ export function contractBreach(judge: SchemaJudge, op: Operation, answer: Answer
   const declared = declaredFor(op, answer.status);
   if (declared === undefined) return `status ${answer.status} not declared (declared: ${[...op.responses.keys()].join(', ')})`;
   if (declared.length === 0) return answer.body.length === 0 ? undefined : `a body on ${answer.status}, which declares none`;
+  // A 204 or 304 cannot carry content (RFC 9110 §15.3.5, §15.4.5): a document that declares some
+  // for one is answered as HTTP requires, with none.
+  if ((answer.status === 204 || answer.status === 304) && answer.body.length === 0) return undefined;
   if (answer.contentType === undefined)
     return answer.body.length === 0 ? `no body on ${answer.status}, which declares content` : 'no Content-Type';
   const actual = bare(answer.contentType);
