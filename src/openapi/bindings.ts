@@ -1,4 +1,4 @@
-import { follow, isObject, type JsonObject } from './json-pointer.js';
+import { follow, isArray, isObject, type JsonObject } from './json-pointer.js';
 import type { Binding, MediaSpec, OperationSpec, ResponseSpec, StoreAction } from '../vocabulary/operation.js';
 
 /** Which operations the store serves, and how: explicit `x-understudy` bindings, else REST conventions. */
@@ -77,11 +77,19 @@ export function propertySchema(document: unknown, schema: JsonObject, pointer: s
   return undefined;
 }
 
-/** Whether a schema admits the store's ids (whole numbers): integer, number, or no type at all. */
-function admitsIntegers(schema: JsonObject): boolean {
+/**
+ * Whether a schema admits the store's ids (whole numbers): integer, number, or no type at all, in
+ * itself and in every `allOf` member (ShipEngine's ids are `allOf: [{$ref: se_id}]`, a patterned string).
+ */
+function admitsIntegers(document: unknown, schema: JsonObject, depth = 0): boolean {
   const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
   const constrained = schema.enum !== undefined || schema.const !== undefined;
-  return !constrained && (types.length === 0 || types.includes('integer') || types.includes('number'));
+  if (constrained || (types.length > 0 && !types.includes('integer') && !types.includes('number'))) return false;
+  if (depth > 8 || !isArray(schema.allOf)) return true;
+  return schema.allOf.every((member) => {
+    const resolved: unknown = isObject(member) && typeof member.$ref === 'string' ? follow(document, member.$ref).value : member;
+    return !isObject(resolved) || admitsIntegers(document, resolved, depth + 1);
+  });
 }
 
 /**
@@ -92,7 +100,7 @@ export function recordId(document: unknown, schema: JsonObject, pointer: string,
   for (const name of ['id', itemParam]) {
     if (name === undefined) continue;
     const prop = propertySchema(document, schema, pointer, name);
-    if (prop) return admitsIntegers(prop) ? name : undefined;
+    if (prop) return admitsIntegers(document, prop) ? name : undefined;
   }
   return undefined;
 }
