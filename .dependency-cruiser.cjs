@@ -3,9 +3,10 @@
 //   cli ─► http ─► core ─► admin ─► pipeline ─► generation ─► domain folders ─► vocabulary
 //
 //   vocabulary  the ground floor: error catalogue, request/answer records, operation types
-//   domain      openapi clock config auth limits routing validation mock seeding store dispatch journal
+//   domain      openapi clock config auth limits routing validation mock seeding store dispatch journal faults
 //               (may import vocabulary and each other; openapi is the document layer and stays below
-//               store, seeding, dispatch, mock, limits and auth; store stays below dispatch)
+//               store, seeding, dispatch, mock, limits and auth; store stays below dispatch; faults, the
+//               pure latency and fault logic, imports vocabulary only)
 //   generation  everything compiled from the document, swapped as one (not in the first layer list: placed
 //               here from its imports, which are vocabulary and domain only, and its importers, pipeline,
 //               admin and core)
@@ -15,7 +16,7 @@
 // Type-only imports count (tsPreCompilationDeps): a type from a higher layer is still a dependency on it.
 // Run: npx depcruise src --config .dependency-cruiser.cjs
 
-const DOMAIN = 'openapi|clock|config|auth|limits|routing|validation|mock|seeding|store|dispatch|journal';
+const DOMAIN = 'openapi|clock|config|auth|limits|routing|validation|mock|seeding|store|dispatch|journal|faults';
 const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|core|http|cli`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -50,6 +51,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/openapi/' },
       to: { path: '^src/(store|seeding|dispatch|mock|limits|auth)/' },
+    },
+    {
+      name: 'faults-stands-on-vocabulary',
+      comment: 'src/faults/ (latency models, fault lists, seeded draws, the decision) is pure logic: it may import src/vocabulary/ only.',
+      severity: 'error',
+      from: { path: '^src/faults/' },
+      to: { path: '^src/', pathNot: '^src/(vocabulary|faults)/' },
     },
     {
       name: 'store-stays-below-dispatch',

@@ -1,12 +1,12 @@
 import type { ApiKeyRecord, KeyRegistry } from '../auth/key-registry.js';
 import { unixSeconds } from '../clock/clock.js';
 import type { WorkspaceClocks } from '../clock/workspace-clocks.js';
-import type { JournalEntry } from '../journal/journal.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
+import { journalHandlers, type JournalCapability } from './journal-handlers.js';
 import { eventLoopDelayMs } from './process-metrics.js';
 
 /** What the admin handlers act on, and nothing more. */
@@ -17,16 +17,14 @@ export interface AdminCapabilities {
   readonly keys: Pick<KeyRegistry, 'issue' | 'find' | 'byId'>;
   readonly plans: readonly string[];
   readonly limiter: Pick<Limiter, 'inspect'>;
-  readonly journal: { recent(limit: number): readonly JournalEntry[] };
+  /** The request journal: listed, queried, verified, streamed, exported and cleared. */
+  readonly journal: JournalCapability;
   /** API requests being answered right now. */
   readonly inFlight: () => number;
 }
 
 /** One admin operation's handler: the validated input in, the answer out. */
 export type AdminHandler = (input: ValidInput) => Promise<SandboxResponse>;
-
-/** The most journal entries one listing returns. */
-const MAX_LISTED = 10_000;
 
 const ok = (body: unknown, status = 200): SandboxResponse => ({ status, headers: {}, body });
 
@@ -82,6 +80,6 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
         }),
       );
     },
-    listRequests: (input) => Promise.resolve(ok(c.journal.recent(Math.min(input.query.limit as number, MAX_LISTED)))),
+    ...journalHandlers(c),
   };
 }

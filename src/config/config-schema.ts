@@ -59,5 +59,17 @@ export const CONFIG_SCHEMA = {
     cors: { type: 'object', additionalProperties: false, properties: { origins: { type: 'array', items: { type: 'string' } } } },
     log: { type: 'object', additionalProperties: false, properties: { level: { enum: ['silent', 'error', 'warn', 'info', 'debug'] } } },
     journalSize: count,
+    faults: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        allowClientChoice: { type: 'boolean' },
+        timeoutCapMs: { type: 'integer', minimum: 1 },
+        maxDelayMs: count,
+        // The shapes of these two are read by src/faults, whose errors name the field more precisely than a schema's oneOf.
+        latency: { type: ['object', 'null'] },
+        faults: { type: 'array' },
+      },
+    },
   },
 } as const;

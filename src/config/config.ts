@@ -1,5 +1,6 @@
 /** The sandbox's configuration: built once at start-up, validated, frozen, handed down in slices. */
 
+import type { FaultsConfig } from '../faults/settings.js';
 import type { PlanLimits } from '../limits/limiter.js';
 
 export interface SandboxConfig {
@@ -37,6 +38,11 @@ export interface SandboxConfig {
   readonly log: { readonly level: 'silent' | 'error' | 'warn' | 'info' | 'debug' };
   /** How many recent requests the admin API's journal keeps. */
   readonly journalSize: number;
+  /**
+   * Latency and faults: the defaults for every operation (below admin rules and document extensions),
+   * whether clients may choose their own (`Prefer: delay=`, `fault=`), and the caps on every source.
+   */
+  readonly faults: FaultsConfig;
 }
 
 /**

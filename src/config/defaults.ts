@@ -34,4 +34,5 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   cors: { origins: ['*'] },
   log: { level: 'info' },
   journalSize: 1000,
+  faults: { allowClientChoice: true, timeoutCapMs: 30_000, maxDelayMs: 30_000, latency: null, faults: [] },
 };

@@ -3,6 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { load as parseYaml } from 'js-yaml';
+import { parseFaultList } from '../faults/fault-spec.js';
+import { parseLatency } from '../faults/latency.js';
 import type { SandboxConfig } from './config.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import { DEFAULT_CONFIG } from './defaults.js';
@@ -133,5 +135,15 @@ export function checkConfig(tree: Tree): SandboxConfig {
     if (users.has(username)) throw new Error(`invalid configuration: keys.${index}.username is listed twice`);
     users.add(username);
   }
-  return config;
+  return withFaults(config);
+}
+
+/** The faults section read by src/faults (shapes, ranges, defaults filled in: a dribble's chunks). */
+function withFaults(config: SandboxConfig): SandboxConfig {
+  const { latency, faults } = config.faults;
+  const model = latency === null ? undefined : parseLatency(latency, 'faults.latency');
+  if (model && !model.ok) throw new Error(`invalid configuration: ${model.error}`);
+  const list = parseFaultList(faults, 'faults.faults');
+  if (!list.ok) throw new Error(`invalid configuration: ${list.error}`);
+  return { ...config, faults: { ...config.faults, latency: model ? model.value : null, faults: list.value } };
 }

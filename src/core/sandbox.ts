@@ -8,8 +8,11 @@ import { TokenStore } from '../auth/token-store.js';
 import type { SandboxClock } from '../clock/clock.js';
 import { WorkspaceClocks } from '../clock/workspace-clocks.js';
 import type { SandboxConfig } from '../config/config.js';
+import { createDrawStreams } from '../faults/draws.js';
+import { configSettings } from '../faults/settings.js';
 import { buildGeneration, EAGER_OPERATIONS, type Generation } from '../generation/generation.js';
 import { Journal, toJournalEntry } from '../journal/journal.js';
+import { redactionFor } from '../journal/redaction.js';
 import { MemoryCounterStore } from '../limits/counter-store.js';
 import { Limiter } from '../limits/limiter.js';
 import { exampleWarnings } from '../mock/example-check.js';
@@ -90,10 +93,17 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
   const mintToken = tokenEndpoint({ keys, tokens, clocks, limiter, anonymousPlan: config.anonymousPlan });
   const toTokenEndpoint = tokenRoutes(model.securitySchemes, generation.basePath, `${ADMIN_PREFIX}/oauth/token`);
   const secretQuery = credentialQueryNames(model.securitySchemes);
-  const journal = new Journal(config.journalSize);
+  // The journal redacts the document's apiKey names and every literal secret it knows, when an entry is read.
+  const secrets = [
+    ...(config.adminToken === null ? [] : [config.adminToken]),
+    ...config.keys.flatMap((k) => (k.password === undefined ? [k.key] : [k.key, k.password])),
+  ];
+  const journal = new Journal(config.journalSize, redactionFor(model.securitySchemes, secrets));
   const listeners: ((exchange: Exchange) => void)[] = [listenerOf(journal, clocks)];
   const current = (): Generation => generation;
   let inFlight = 0;
+
+  const draws = createDrawStreams(config.seed);
 
   const reset = async (): Promise<void> => {
     await store.reset();
@@ -101,11 +111,13 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
     tokens.reset();
     await limiter.reset();
     clocks.reset();
+    draws.reset();
     journal.clear();
   };
 
   const api = apiSurface({
     generation: current,
+    faults: { policy: config.faults, defaults: configSettings(config.faults), draws },
     keys,
     tokens,
     limiter,
@@ -145,7 +157,7 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
     } finally {
       if (!toAdmin) inFlight--;
     }
-    const { response, operation, caller } = result;
+    const { response, operation, caller, requestBody, limit, applied, change } = result;
     const done: Exchange = {
       request: secretQuery.size === 0 ? req : { ...req, query: redactQuery(req.query, secretQuery) },
       response,
@@ -153,6 +165,10 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
       keyId: caller?.keyId,
       durationMs: performance.now() - started,
       ...failure,
+      ...(requestBody && { requestBody }),
+      ...(limit && { limit }),
+      ...(applied && { applied }),
+      ...(change !== undefined && { change }),
     };
     for (const listener of listeners) listener(done);
     return response;

@@ -2,7 +2,7 @@ import type { Lookup, RecordStore } from '../store/record-store.js';
 import { SCOPE_FIELD } from '../vocabulary/record.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody } from '../vocabulary/errors.js';
-import type { SandboxResponse } from '../vocabulary/exchange.js';
+import type { Responded, SandboxResponse } from '../vocabulary/exchange.js';
 import { wrapPage } from './envelope.js';
 import { applyPatch } from './apply-patch.js';
 import { completeRecord, forAnswer, pick, scopeOf, serverFields } from './records.js';
@@ -19,8 +19,11 @@ export interface DispatchContext {
   readonly generatedAnswer: () => SandboxResponse;
 }
 
+/** How the journal names each change (`replaced pets/3`). */
+const PAST: Readonly<Record<'delete' | 'replace' | 'patch', string>> = { delete: 'deleted', replace: 'replaced', patch: 'updated' };
+
 /** Runs a validated request against the store, or has the document answer it. */
-export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx: DispatchContext): Promise<SandboxResponse> {
+export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx: DispatchContext): Promise<Responded> {
   const { action, resource } = binding.operation.binding;
   if (action === 'mock' || resource === undefined) return ctx.generatedAnswer();
   const { store, workspace } = ctx;
@@ -29,6 +32,10 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     binding.mediaType === undefined || status === 204
       ? { status, headers }
       : { status, headers: binding.mediaType === 'application/json' ? headers : { ...headers, 'content-type': binding.mediaType }, body };
+  const changed = (response: SandboxResponse, verb: string, id: number): Responded => ({
+    ...response,
+    change: `${verb} ${resource}/${id}`,
+  });
   if (action === 'list') return list(binding, input, ctx, scope, answer);
   if (action === 'create') {
     const record = completeRecord(binding.document, binding, pick(input.body, binding.writable));
@@ -37,7 +44,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     const row = await store.create(workspace, resource, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
     const headers: Record<string, string> = {};
     if (binding.itemPath) headers.location = ctx.basePath + itemUrl(binding, input.path, row.id);
-    return answer(binding.successStatus, forAnswer(binding, row), headers);
+    return changed(answer(binding.successStatus, forAnswer(binding, row), headers), 'created', row.id);
   }
   const id = Number(binding.idParam === undefined ? NaN : input.path[binding.idParam]);
   // A miss is a 404 where the document says one can happen. Where it declares no 404 (nor `4XX`
@@ -57,7 +64,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     const record = completeRecord(binding.document, binding, pick(input.body, binding.writable));
     if (record === undefined) return ctx.generatedAnswer();
     const row = await store.put(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
-    return answer(binding.successStatus, forAnswer(binding, row));
+    return changed(answer(binding.successStatus, forAnswer(binding, row)), 'created', row.id);
   }
   if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound();
   let found: Lookup;
@@ -80,7 +87,8 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     found = updated;
   }
   if (found.kind === 'not-found') return notFound();
-  return answer(binding.successStatus, forAnswer(binding, found.row));
+  const answered = answer(binding.successStatus, forAnswer(binding, found.row));
+  return action === 'read' ? answered : changed(answered, PAST[action], id);
 }
 
 async function list(

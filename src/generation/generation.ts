@@ -1,10 +1,12 @@
 import { resolveBinding, type ResolvedBinding } from '../dispatch/resolve-binding.js';
+import { forcedAnswer, type Force, type ForcedAnswer } from '../mock/forced-answer.js';
 import { mockAnswer } from '../mock/mock-answer.js';
 import { Router } from '../routing/router.js';
 import { RequestValidator, type ValidationOptions } from '../validation/request-validator.js';
 import { ResponseCheck } from '../validation/response-check.js';
 import { compilerFor } from '../mock/document-schemas.js';
-import { escapePointerToken } from '../openapi/json-pointer.js';
+import { documentSettings, layered, type FaultSettings } from '../faults/settings.js';
+import { escapePointerToken, valueAt } from '../openapi/json-pointer.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { ApiModel, OperationSpec } from '../vocabulary/operation.js';
@@ -23,6 +25,10 @@ export interface PreparedOperation {
   readonly lifecycleHeaders: Readonly<Record<string, string>>;
   /** The answer generated from the document, for operations with no state behind them (made on first use). */
   readonly generatedAnswer: () => SandboxResponse;
+  /** The answer a request forces (`Prefer: code=404`, `example=…`), from the document, or why it cannot be given. */
+  readonly forcedAnswer: (force: Force, accept: string | undefined) => ForcedAnswer;
+  /** The latency and faults the document sets for it (`x-understudy-latency`, `x-understudy-faults`, over the root's). */
+  readonly faults: FaultSettings | undefined;
 }
 
 /**
@@ -91,10 +97,12 @@ export function buildGeneration(
   // its first request instead, and only once, as the compiler is the document's one (shared with
   // answer generation and dispatch).
   const compilerOf = (): SchemaCompiler => compilerFor(model.document);
+  const rootFaults = documentFaults(model.document, 'the document root');
   const prepared = model.operations.map((op, i) => {
     if (i % PROGRESS_EVERY === 0) onProgress?.({ phase: 'compiling', done: i, total, lazy });
     try {
-      return prepareOperation(model, op, compilerOf, basePath, options, lazy);
+      const faults = layered(documentFaults(operationNode(model, op), `${op.method} ${op.pathTemplate}`), rootFaults);
+      return prepareOperation(model, op, compilerOf, basePath, options, lazy, faults);
     } catch (error) {
       throw new Error(`operation ${op.id} (${op.method} ${op.pathTemplate}): ${(error as Error).message}`, { cause: error });
     }
@@ -103,6 +111,16 @@ export function buildGeneration(
   const router = new Router(prepared, basePath);
   return Object.freeze({ number, model, basePath, router, warnings: unreachableWarnings(model, router) });
 }
+
+/** What a node of the document sets for latency and faults; a malformed value stops the start, naming it. */
+function documentFaults(node: unknown, where: string): FaultSettings | undefined {
+  const read = documentSettings(node, where);
+  if (!read.ok) throw new Error(read.error);
+  return read.value;
+}
+
+const operationNode = (model: ApiModel, op: OperationSpec): unknown =>
+  valueAt(model.document, `#/paths/${escapePointerToken(op.pathTemplate)}/${op.method.toLowerCase()}`);
 
 /**
  * An operation whose method and path shape an earlier one already has (`/a/{x}` and `/a/{y}`, or two
@@ -123,6 +141,7 @@ function prepareOperation(
   basePath: string,
   options: GenerationOptions,
   lazy: boolean,
+  faults: FaultSettings | undefined,
 ): PreparedOperation {
   let generated: SandboxResponse | undefined;
   let validator: RequestValidator | undefined;
@@ -153,6 +172,14 @@ function prepareOperation(
       return (check ??= new ResponseCheck(op, compilerOf()));
     },
     lifecycleHeaders: lifecycleHeaders(model, op, basePath),
+    faults,
+    forcedAnswer: (force: Force, accept: string | undefined) =>
+      forcedAnswer(model.document, op, force, {
+        seed: options.seed,
+        referenceDate: options.referenceDate,
+        accept,
+        serveInvalidExamples: options.serveInvalidExamples,
+      }),
     generatedAnswer: () =>
       (generated ??= mockAnswer(model.document, op, options.seed, options.referenceDate, {
         serveInvalidExamples: options.serveInvalidExamples,

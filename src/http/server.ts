@@ -3,7 +3,9 @@ import { Server as NetServer, type Socket } from 'node:net';
 import { errorBody, type ErrorCode } from '../vocabulary/errors.js';
 import { MAX_TARGET_LENGTH } from '../pipeline/pipeline.js';
 import type { Sandbox } from '../core/sandbox.js';
+import type { HeldConnections } from './deliver.js';
 import { createNodeHandler } from './node-handler.js';
+import { endStreams } from './write-response.js';
 
 /**
  * Server timeouts, set deliberately: a client gets 10 s to send its headers and 30 s for the whole
@@ -51,9 +53,13 @@ function classify(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): [Error
   return ['malformed_request', 'The request is not valid HTTP/1.1'];
 }
 
+/** Each standalone server's connections held open by a timeout fault, which its drain does not wait for. */
+const heldBy = new WeakMap<Server, HeldConnections>();
+
 /** The standalone server: the sandbox behind a plain `node:http` edge. */
 export function createSandboxServer(sandbox: Sandbox): Server {
-  const handle = createNodeHandler(sandbox);
+  const held: HeldConnections = new Set();
+  const handle = createNodeHandler(sandbox, held);
   // The latest request on each connection and its answer: a parse error in a later, pipelined
   // request must not overtake that answer.
   const latest = new WeakMap<Socket, { readonly req: IncomingMessage; readonly answered: Promise<void> }>();
@@ -72,6 +78,7 @@ export function createSandboxServer(sandbox: Sandbox): Server {
     },
     listener,
   );
+  heldBy.set(server, held);
   // `Expect: 100-continue`: invite the body only when it fits; a larger one is refused (413)
   // without the client ever sending it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
@@ -103,9 +110,13 @@ const DRAIN_GRACE_MS = 1_000;
  * `http.Server.close()` closes every connection without a request in progress at once, which
  * also cuts off a request whose bytes are still in the socket's buffer; so only the listening
  * socket is closed at first (`net.Server.close`), idle connections are closed after a short grace
- * and then as soon as they fall idle, and whatever remains at `drainMs` is closed.
+ * and then as soon as they fall idle, and whatever remains at `drainMs` is closed. A connection held
+ * by a timeout fault will never be answered, so it is closed at once; an answer still streaming
+ * (Server-Sent Events) is ended at once.
  */
 export function drain(server: Server, drainMs: number): Promise<void> {
+  for (const socket of heldBy.get(server) ?? []) socket.destroy();
+  endStreams();
   return new Promise((resolve) => {
     const deadline = setTimeout(() => server.closeAllConnections(), drainMs);
     let sweeper: NodeJS.Timeout | undefined;

@@ -1,66 +1,80 @@
 /** A bounded record of recent requests, for QA to see what reached the sandbox and what it answered. */
 
-import type { Exchange } from '../vocabulary/exchange.js';
+import { buildEntry, type JournalEntry } from './entry.js';
+import type { JournalRecord } from './record.js';
+import { BASE_REDACTION, type Redaction } from './redaction.js';
 
-export interface JournalEntry {
-  readonly id: string;
-  /** Sandbox clock, Unix milliseconds. */
-  readonly time: number;
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly operationId: string | undefined;
-  readonly status: number;
-  readonly code: string | undefined;
-  /** The key's safe id, never the key. */
-  readonly keyId: string | undefined;
-  readonly durationMs: number;
-}
+export type { JournalEntry } from './entry.js';
+export { toJournalEntry, type JournalRecord } from './record.js';
+
+export type JournalListener = (record: JournalRecord) => void;
 
 /** A ring buffer: adding is O(1) however full it is, since it runs on every request. */
 export class Journal {
-  private entries: (JournalEntry | undefined)[] = [];
+  private ring: (JournalRecord | undefined)[] = [];
   private next = 0;
   private count = 0;
+  private readonly views = new WeakMap<JournalRecord, JournalEntry>();
+  private readonly listeners = new Set<JournalListener>();
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly redaction: Redaction = BASE_REDACTION,
+  ) {}
 
-  add(entry: JournalEntry): void {
-    if (this.capacity === 0) return;
-    this.entries[this.next] = entry;
-    this.next = (this.next + 1) % this.capacity;
-    this.count = Math.min(this.count + 1, this.capacity);
+  add(record: JournalRecord): void {
+    if (this.capacity > 0) {
+      this.ring[this.next] = record;
+      this.next = (this.next + 1) % this.capacity;
+      this.count = Math.min(this.count + 1, this.capacity);
+    }
+    // Listeners (streams, waiting verifications) defer their own work: this runs on the request path.
+    if (this.listeners.size > 0) for (const listener of this.listeners) listener(record);
+  }
+
+  /** Every record kept, oldest first. */
+  records(): readonly JournalRecord[] {
+    const out: JournalRecord[] = [];
+    for (let i = this.count; i > 0; i--) out.push(this.ring[(this.next - i + this.capacity) % this.capacity] as JournalRecord);
+    return out;
+  }
+
+  /** The redacted view of a record, built on first read and kept while the record is. */
+  view(record: JournalRecord): JournalEntry {
+    let entry = this.views.get(record);
+    if (!entry) {
+      entry = buildEntry(record, this.redaction);
+      this.views.set(record, entry);
+    }
+    return entry;
+  }
+
+  /** Every entry kept, newest first. */
+  entries(): readonly JournalEntry[] {
+    return this.records()
+      .map((record) => this.view(record))
+      .reverse();
   }
 
   /** The newest `limit` entries, oldest first. */
   recent(limit: number): readonly JournalEntry[] {
-    const n = Math.min(limit, this.count);
-    const out: JournalEntry[] = [];
-    for (let i = n; i > 0; i--) out.push(this.entries[(this.next - i + this.capacity) % this.capacity] as JournalEntry);
-    return out;
+    return this.entries().slice(0, limit).reverse();
   }
 
-  clear(): void {
-    this.entries = [];
-    this.next = 0;
-    this.count = 0;
+  /** Calls `listener` with each record added from now on; the function returned stops it. */
+  subscribe(listener: JournalListener): () => void {
+    const own = (record: JournalRecord): void => listener(record);
+    this.listeners.add(own);
+    return () => this.listeners.delete(own);
   }
-}
 
-/** What the journal keeps of an exchange: never the key, only its id. */
-export function toJournalEntry(exchange: Exchange, time: number): JournalEntry {
-  const { request, response } = exchange;
-  const body = response.body as { code?: string } | undefined;
-  return {
-    id: request.id,
-    time,
-    method: request.method,
-    path: request.path,
-    query: request.query,
-    operationId: exchange.operationId,
-    status: response.status,
-    code: response.status >= 400 ? body?.code : undefined,
-    keyId: exchange.keyId,
-    durationMs: exchange.durationMs,
-  };
+  /** Forgets every entry, or only those of the key with this id. Returns how many were forgotten. */
+  clear(keyId?: string): number {
+    const kept = keyId === undefined ? [] : this.records().filter((r) => r.exchange.keyId !== keyId);
+    const removed = this.count - kept.length;
+    this.ring = [...kept];
+    this.count = kept.length;
+    this.next = this.capacity === 0 ? 0 : kept.length % this.capacity;
+    return removed;
+  }
 }

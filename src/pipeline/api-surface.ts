@@ -9,7 +9,7 @@ import type { RecordStore } from '../store/record-store.js';
 import type { SecurityRequirement, SecurityScheme } from '../vocabulary/operation.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import type { CorsPolicy } from './cors.js';
-import type { Caller, Surface } from './surface.js';
+import type { Caller, Surface, SurfaceFaults } from './surface.js';
 
 /** The configuration the API surface reads. */
 export interface ApiSettings {
@@ -30,6 +30,8 @@ export interface ApiCapabilities {
   readonly clocks: Pick<WorkspaceClocks, 'of'>;
   readonly store: RecordStore;
   readonly settings: ApiSettings;
+  /** Latency and faults: their policy, the config's defaults, the draws. */
+  readonly faults: SurfaceFaults;
 }
 
 /** The user's API: keys bound to plans, rate limits, and answers from the store or the document. */
@@ -44,6 +46,7 @@ export function apiSurface(capabilities: ApiCapabilities): Surface {
   };
   return {
     generation: capabilities.generation,
+    faults: capabilities.faults,
     cors: settings.cors,
     bodyLimit: settings.bodyLimit,
     credentialsFirst: false,

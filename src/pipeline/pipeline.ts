@@ -1,13 +1,18 @@
 import type { PreparedOperation } from '../generation/generation.js';
+import type { LimitVerdict } from '../limits/limiter.js';
 import { inDocumentShape } from '../mock/error-shape.js';
+import type { Force } from '../mock/forced-answer.js';
+import { NO_DECISION } from '../faults/decide.js';
+import { nearestOperations } from '../routing/nearest.js';
 import { encodeAnswer, notAcceptable } from '../validation/answer-media.js';
 import { parseQuery } from '../validation/parse-query.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
-import type { SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
+import type { Applied, Delivery, LimitDecision, Responded, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 import type { OperationSpec } from '../vocabulary/operation.js';
 import { answerHeaders } from './answer-headers.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { checkedAnswer } from './response-check-step.js';
+import { appliedHeader, appliedRecord, shapeRequest, type Shaping } from './shaping.js';
 import type { Caller, Surface } from './surface.js';
 
 export interface PipelineResult {
@@ -15,6 +20,19 @@ export interface PipelineResult {
   readonly response: SandboxResponse;
   readonly operation: OperationSpec | undefined;
   readonly caller: Caller | undefined;
+  /** For the journal: the body read, the rate-limit decision, what shaped the answer, the store change. */
+  readonly requestBody?: Buffer;
+  readonly limit?: LimitDecision;
+  readonly applied?: Applied;
+  readonly change?: string;
+}
+
+/** What the steps after validation add to an answer. */
+interface Extras {
+  readonly requestBody?: Buffer | undefined;
+  readonly applied?: Applied | undefined;
+  readonly change?: string | undefined;
+  readonly delivery?: Delivery | undefined;
 }
 
 /** Longest request target (path and query) served; longer ones get 414 (RFC 9112 §3 suggests ≥ 8000). */
@@ -58,7 +76,8 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   // 3. Rate limit.
   const counted = surface.limit?.(caller);
   const verdict = counted instanceof Promise ? await counted : counted;
-  const settle = (given: SandboxResponse): PipelineResult => {
+  const limit = verdict && limitDecision(verdict);
+  const settle = (given: SandboxResponse, extras?: Extras): PipelineResult => {
     // Errors in the shape the document declares for them, where it declares one.
     const answered = prepared ? inDocumentShape(generation.model.document, prepared.operation, given) : given;
     // The body in the media type chosen for it among those the document declares (XML built, text
@@ -78,11 +97,17 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
     const answer = { ...response, headers };
     // The last step: the whole answer, headers included, checked against the document.
     const checked = surface.checkResponses && prepared ? checkedAnswer(prepared, answer) : answer;
-    if (checked === answer) return { response: answer, operation, caller };
+    const sent =
+      checked === answer ? answer : { ...checked, headers: answerHeaders({ own: checked.headers, requestId: req.id, hasBody: true }) };
+    if (extras === undefined && limit === undefined) return { response: sent, operation, caller };
     return {
-      response: { ...checked, headers: answerHeaders({ own: checked.headers, requestId: req.id, hasBody: true }) },
+      response: extras?.delivery ? { ...sent, delivery: extras.delivery } : sent,
       operation,
       caller,
+      ...(limit && { limit }),
+      ...(extras?.requestBody && { requestBody: extras.requestBody }),
+      ...(extras?.applied && { applied: extras.applied }),
+      ...(extras?.change !== undefined && { change: extras.change }),
     };
   };
   if (verdict && !verdict.admitted) return settle(fail(errorBody(verdict.code, verdict.message)));
@@ -94,11 +119,16 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
     return settle(fail(errorBody('uri_too_long', `The request target exceeds ${MAX_TARGET_LENGTH} characters`)));
   }
   if (refused && surface.credentialsFirst) return settle(refused);
-  if (route.kind === 'not-found') return settle(fail(errorBody('route_not_found', `No operation at ${req.method} ${truncate(req.path)}`)));
+  if (route.kind === 'not-found') {
+    // The nearest documented operations, so a typo is found at once.
+    const near = nearestOperations(generation.model.operations, generation.basePath, req.method, req.path);
+    return settle(fail(errorBody('route_not_found', `No operation at ${req.method} ${truncate(req.path)}`, near)));
+  }
   if (route.kind === 'bad-encoding') return settle(fail(errorBody('invalid_path_encoding', 'The path has broken percent-encoding')));
   if (route.kind === 'method-not-allowed') {
     const message = `${req.method} is not allowed here; allowed: ${route.allow.join(', ')}`;
-    return settle(fail(errorBody('method_not_allowed', message), { allow: route.allow.join(', ') }));
+    const near = nearestOperations(generation.model.operations, generation.basePath, req.method, req.path);
+    return settle(fail(errorBody('method_not_allowed', message, near), { allow: route.allow.join(', ') }));
   }
   if (refused) return settle(refused);
   if (!query.ok) return settle(fail(errorBody('malformed_request', 'The query string has broken percent-encoding')));
@@ -113,18 +143,101 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   if (body?.kind === 'too-large')
     return settle(fail(errorBody('payload_too_large', `The request body exceeds ${body.limit} bytes`), { connection: 'close' }));
 
+  const requestBody = body?.kind === 'ok' ? body.bytes : undefined;
+
   // 6. Validate.
   const raw = { pathParams: route.pathParams, query: query.values, queryPlusKept: query.plusKept, headers: req.headers };
   const validated = validator.validate(raw, body);
-  if (!validated.ok) return settle(fail(validated.error));
+  if (!validated.ok) return settle(fail(validated.error), { requestBody });
 
   // 7. Negotiate: a valid request whose answer the client would not take is refused before anything
   // is done (406, RFC 9110 §15.5.7); a broken one learns what is wrong with it first.
   const unacceptable = notAcceptable(op, req.headers.accept);
-  if (unacceptable) return settle(fail(unacceptable));
+  if (unacceptable) return settle(fail(unacceptable), { requestBody });
 
-  // 8. Respond (the answer is checked against the document after its headers are assembled).
-  return settle(await surface.respond(route.operation, validated.input, { caller, generation, rawQuery: queryValues }));
+  // 8. Shape: preferences (a forced status or example) and latency and faults, from the request, the
+  // document and the config. A malformed preference is a 400.
+  const shaping = shapeRequest(req.headers, req.query, route.operation, surface.faults, caller.keyId ?? caller.client.id);
+  if (!('faults' in shaping)) return settle(fail(shaping), { requestBody });
+  const context = { caller, generation, rawQuery: queryValues };
+  if (shaping.force === undefined && shaping.faults === NO_DECISION) {
+    // 9. Respond (the answer is checked against the document after its headers are assembled).
+    const responded = await surface.respond(route.operation, validated.input, context);
+    return settle(responded, { requestBody, change: responded.change });
+  }
+  const respond = (): Promise<Responded> => surface.respond(route.operation, validated.input, context);
+  const forced = await forcedResponse(shaping, route.operation, req, { verdict, now: surface.now(caller) }, respond);
+  if (forced.kind === 'refused') return settle(fail(forced.error), { requestBody });
+  const preference = appliedHeader(shaping, forced.applied);
+  const response = preference === undefined ? forced.response : withHeader(forced.response, 'preference-applied', preference);
+  return settle(response, {
+    requestBody,
+    change: forced.response.change,
+    applied: appliedRecord(preference, shaping.faults),
+    delivery: shaping.faults.delivery,
+  });
 }
 
 const truncate = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+
+type Forced =
+  | { readonly kind: 'answer'; readonly response: Responded; readonly applied: Force | undefined }
+  | { readonly kind: 'refused'; readonly error: ErrorBody };
+
+/**
+ * The answer a shaped request gets. Nothing forced: the normal answer (a delay or a fault only
+ * changes how it is delivered). `code=429`: the sandbox's own 429, with the key's real windows. A
+ * forced non-2xx: the document's response for it, and nothing is done to the store. A forced 2xx
+ * (or only an example, `dynamic` or `seed`) on a stateful operation: the normal stateful answer,
+ * whose body the named example replaces when one is given; on an operation with no state, the
+ * document's response. What the operation does not declare is a 422 listing what it does.
+ */
+async function forcedResponse(
+  shaping: Shaping,
+  prepared: PreparedOperation,
+  req: SandboxRequest,
+  limits: { readonly verdict: LimitVerdict | undefined; readonly now: number },
+  respond: () => Promise<Responded>,
+): Promise<Forced> {
+  const { verdict, now } = limits;
+  const force = shaping.force;
+  if (force === undefined) return { kind: 'answer', response: await respond(), applied: undefined };
+  if (force.code === 429 && verdict?.admitted && shaping.preferences.code === 429) {
+    const reset = Number(verdict.headers['x-ratelimit-reset']);
+    const retry = Math.max(1, Math.ceil(reset - now / 1000));
+    const body = errorBody('rate_limited', 'Forced by Prefer: code=429; the rate-limit headers describe the key’s real windows');
+    return { kind: 'answer', response: { status: 429, headers: { 'retry-after': String(retry) }, body }, applied: { code: 429 } };
+  }
+  const chosen = prepared.forcedAnswer(force, req.headers.accept);
+  if (chosen.kind === 'unsatisfiable') {
+    // A status drawn from a fault list that the operation does not declare is answered anyway, in the Error shape.
+    if (shaping.preferences.code === undefined && force.code !== undefined && force.example === undefined) {
+      const body = { ...errorBody('injected_fault', `A fault list drew ${force.code} for this request`), status: force.code };
+      return { kind: 'answer', response: { status: force.code, headers: {}, body }, applied: undefined };
+    }
+    return { kind: 'refused', error: chosen.error };
+  }
+  const stateful = prepared.binding.operation.binding.action !== 'mock';
+  const success = force.code === undefined || (force.code >= 200 && force.code < 300);
+  if (!stateful || !success) return { kind: 'answer', response: chosen.response, applied: chosen.applied };
+  const responded = await respond();
+  // The stateful answer stands unless an example shapes the body or another 2xx was asked for.
+  if (force.example === undefined && (force.code === undefined || force.code === responded.status)) {
+    return { kind: 'answer', response: responded, applied: force.code === undefined ? {} : { code: force.code } };
+  }
+  return { kind: 'answer', response: { ...chosen.response, change: responded.change }, applied: chosen.applied };
+}
+
+const withHeader = (response: Responded, name: string, value: string): Responded => ({
+  ...response,
+  headers: { ...response.headers, [name]: value },
+});
+
+/** The rate-limit decision the journal records, read from the limiter's headers. */
+function limitDecision(verdict: LimitVerdict): LimitDecision {
+  return {
+    limit: Number(verdict.headers['x-ratelimit-limit'] ?? 0),
+    remaining: Number(verdict.headers['x-ratelimit-remaining'] ?? 0),
+    banned: !verdict.admitted && verdict.code === 'key_banned',
+  };
+}

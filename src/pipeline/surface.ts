@@ -2,7 +2,10 @@ import type { AuthOutcome, Credentials } from '../auth/authenticate.js';
 import type { Generation, PreparedOperation } from '../generation/generation.js';
 import type { Client, LimitVerdict } from '../limits/limiter.js';
 import type { ValidInput } from '../validation/request-validator.js';
-import type { Awaitable, SandboxResponse } from '../vocabulary/exchange.js';
+import type { DrawStreams } from '../faults/draws.js';
+import type { FaultPolicy } from '../faults/decide.js';
+import type { FaultSettings } from '../faults/settings.js';
+import type { Awaitable, Responded } from '../vocabulary/exchange.js';
 import type { OperationSpec } from '../vocabulary/operation.js';
 import type { CorsPolicy } from './cors.js';
 
@@ -52,5 +55,15 @@ export interface Surface {
   /** "Now" for the caller (its workspace's clock), for sunsets. */
   now(caller: Caller): number;
   /** The dispatch step: the answer to a valid request. */
-  respond(prepared: PreparedOperation, input: ValidInput, context: RespondContext): Promise<SandboxResponse>;
+  respond(prepared: PreparedOperation, input: ValidInput, context: RespondContext): Promise<Responded>;
+  /** Latency and faults (the API surface only): the limits on every source, the config's defaults, the draws. */
+  readonly faults?: SurfaceFaults;
+}
+
+export interface SurfaceFaults {
+  readonly policy: FaultPolicy;
+  /** The config's default latency and faults, or undefined when it sets none. */
+  readonly defaults: FaultSettings | undefined;
+  /** Deterministic draws, one stream per key (or client address). */
+  readonly draws: DrawStreams;
 }

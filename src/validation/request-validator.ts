@@ -31,6 +31,9 @@ export interface RawInput {
 
 const NO_VALUES: ReadonlyMap<string, readonly string[]> = new Map();
 
+/** The `Prefer` query fallbacks (`__code`, …): the sandbox's own parameters, never an API's unknown ones. */
+const PREFERENCE_QUERY = /^__(?:code|example|dynamic|seed|delay|fault)$/;
+
 export type Validated = { readonly ok: true; readonly input: ValidInput } | { readonly ok: false; readonly error: ErrorBody };
 
 export interface ValidationOptions {
@@ -122,6 +125,7 @@ export class RequestValidator {
     }
     if (this.options.unknownQueryParameters === 'reject') {
       for (const name of raw.query.keys()) {
+        if (PREFERENCE_QUERY.test(name) && !this.queryParameters.some((p) => claims(p.spec, p.source, name))) continue;
         if (!this.queryParameters.some((p) => claims(p.spec, p.source, name)))
           violations.push({ location: `query.${name}`, message: 'is not a parameter of this operation' });
       }

@@ -34,6 +34,7 @@ export const ERRORS = {
   invalid_preference: 400,
   preference_unsatisfiable: 422,
   verification_failed: 422,
+  injected_fault: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -39,7 +39,20 @@ export interface SandboxResponse {
   readonly encoded?: string | Uint8Array;
   /** How the edge delivers the answer: after a delay, or as a fault on the wire. Absent: at once, whole. */
   readonly delivery?: Delivery;
+  /**
+   * An answer that stays open (Server-Sent Events). The edge writes the head without Content-Length,
+   * then the body (`encoded`) as the stream's preamble, then calls `open` and writes each chunk it is
+   * handed; when the client goes away it calls the function `open` returned.
+   */
+  readonly stream?: ResponseStream;
 }
+
+export interface ResponseStream {
+  open(write: (chunk: string) => void): () => void;
+}
+
+/** An answer from the respond step, with the store change it made (`created pets/17`), if any. */
+export type Responded = SandboxResponse & { readonly change?: string };
 
 /** A fault the edge produces on the wire instead of (or while) sending the answer. */
 export type Fault =
@@ -96,6 +109,8 @@ export interface Applied {
   readonly rule?: string;
   readonly delayMs?: number;
   readonly fault?: FaultKind;
+  /** An error status drawn from a fault list (`{status: 503, probability: 0.1}`), answered instead of the operation's own. */
+  readonly injectedStatus?: number;
 }
 
 /**

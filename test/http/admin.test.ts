@@ -67,9 +67,10 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
     await request(app).get('/v1/nope').set(auth('demo-pro'));
     const res = await request(app).get('/__sandbox/requests?limit=2').set(admin);
     expect(res.status).toBe(200);
+    // Newest first.
     expect(res.body).toMatchObject([
-      { method: 'GET', path: '/v1/pets', query: 'limit=2', status: 200, operationId: 'listPets', keyId: expect.stringMatching(/^key_/) },
       { method: 'GET', path: '/v1/nope', status: 404, code: 'route_not_found' },
+      { method: 'GET', path: '/v1/pets', query: 'limit=2', status: 200, operationId: 'listPets', keyId: expect.stringMatching(/^key_/) },
     ]);
     expect(JSON.stringify(res.body)).not.toContain('demo-pro');
   });

@@ -17,6 +17,12 @@ const EXPECTED = [
   'GET /keys/{key} inspectKey',
   'GET /metrics getMetrics',
   'GET /requests listRequests',
+  'DELETE /requests clearRequests',
+  'POST /requests/count countRequests',
+  'POST /requests/find findRequests',
+  'POST /requests/verify verifyRequests',
+  'GET /requests/stream streamRequests',
+  'GET /requests.har exportHar',
 ];
 
 type Json = Record<string, unknown>;

@@ -52,6 +52,15 @@ describe('loadConfig', () => {
     ['colour: blue\n', 'colour'],
     ['validation: { unknownQueryParameters: maybe }\n', 'validation.unknownQueryParameters'],
     ['- just\n- a list\n', 'YAML mapping'],
+    ['faults: { allowClientChoice: maybe }\n', 'faults.allowClientChoice'],
+    ['faults: { timeoutCapMs: 0 }\n', 'faults.timeoutCapMs'],
+    ['faults: { chaos: true }\n', 'faults must NOT have additional properties (chaos)'],
+    ['faults: { latency: { uniform: [500, 100] } }\n', 'faults.latency.uniform.1'],
+    ['faults: { latency: { lognormal: { median: 200, sigma: 0.5 } } }\n', 'faults.latency.lognormal.cap'],
+    ['faults: { latency: 250 }\n', 'faults.latency'],
+    ['faults: { faults: [{ fault: explode }] }\n', 'faults.faults.0.fault'],
+    ['faults: { faults: [{ status: 503, probability: 0.1 }, { fault: dribble, chunks: 0 }] }\n', 'faults.faults.1.chunks'],
+    ['faults: { faults: [{ status: 503 }, { fault: timeout }] }\n', 'faults.faults.1 can never be chosen'],
   ])('stops on a bad file, naming the field (%#)', async (text, field) => {
     await expect(loadConfig({ config: await configFile(text) }, {})).rejects.toThrow(field);
   });

@@ -1,36 +1,89 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, type JournalEntry } from '../../src/journal/journal.js';
+import { BODY_CAP } from '../../src/journal/entry.js';
+import { Journal, toJournalEntry, type JournalRecord } from '../../src/journal/journal.js';
+import type { Exchange } from '../../src/vocabulary/exchange.js';
 
-const entry = (n: number): JournalEntry => ({
-  id: String(n),
-  time: n,
-  method: 'GET',
-  path: '/',
-  query: '',
-  operationId: undefined,
-  status: 200,
-  code: undefined,
-  keyId: undefined,
+const exchange = (n: number, more: Partial<Exchange> = {}): Exchange => ({
+  request: {
+    id: String(n),
+    method: 'GET',
+    path: '/v1/pets',
+    query: '',
+    headers: {},
+    clientAddress: '127.0.0.1',
+    readBody: () => Promise.resolve({ kind: 'ok', bytes: Buffer.alloc(0) }),
+  },
+  response: { status: 200, headers: {}, body: [] },
+  operationId: 'listPets',
+  keyId: n % 2 === 0 ? 'key_even' : 'key_odd',
   durationMs: 1,
+  ...more,
 });
+const record = (n: number, more: Partial<Exchange> = {}): JournalRecord => toJournalEntry(exchange(n, more), n, 1000 + n);
+const ids = (journal: Journal): string[] => journal.entries().map((e) => e.id);
 
 describe('Journal', () => {
-  it('keeps the newest entries up to its capacity, oldest first', () => {
+  it('keeps the newest entries up to its capacity; entries() newest first, recent() oldest first', () => {
     const journal = new Journal(3);
-    for (let n = 1; n <= 5; n++) journal.add(entry(n));
-    expect(journal.recent(10).map((e) => e.id)).toEqual(['3', '4', '5']);
+    for (let n = 1; n <= 5; n++) journal.add(record(n));
+    expect(ids(journal)).toEqual(['5', '4', '3']);
     expect(journal.recent(2).map((e) => e.id)).toEqual(['4', '5']);
   });
 
   it('returns what it has before it is full, and nothing after clear or at capacity 0', () => {
     const journal = new Journal(5);
-    journal.add(entry(1));
-    journal.add(entry(2));
-    expect(journal.recent(10).map((e) => e.id)).toEqual(['1', '2']);
-    journal.clear();
-    expect(journal.recent(10)).toEqual([]);
+    journal.add(record(1));
+    journal.add(record(2));
+    expect(ids(journal)).toEqual(['2', '1']);
+    expect(journal.clear()).toBe(2);
+    expect(journal.entries()).toEqual([]);
     const none = new Journal(0);
-    none.add(entry(1));
-    expect(none.recent(10)).toEqual([]);
+    none.add(record(1));
+    expect(none.entries()).toEqual([]);
+  });
+
+  it('clears one key’s entries only, and keeps adding in order afterwards', () => {
+    const journal = new Journal(4);
+    for (let n = 1; n <= 6; n++) journal.add(record(n));
+    expect(journal.clear('key_even')).toBe(2);
+    expect(ids(journal)).toEqual(['5', '3']);
+    for (let n = 7; n <= 9; n++) journal.add(record(n));
+    expect(ids(journal)).toEqual(['9', '8', '7', '5']);
+  });
+
+  it('builds an entry’s view once, when it is first read', () => {
+    const journal = new Journal(2);
+    const kept = record(1);
+    journal.add(kept);
+    expect(journal.view(kept)).toBe(journal.view(kept));
+    expect(journal.view(kept)).toMatchObject({ id: '1', time: 1, wallTime: 1001, operationId: 'listPets', keyId: 'key_odd', status: 200 });
+  });
+
+  it('tells subscribers of each addition until they unsubscribe', () => {
+    const journal = new Journal(1);
+    const seen: string[] = [];
+    const stop = journal.subscribe((r) => seen.push(r.exchange.request.id));
+    journal.add(record(1));
+    journal.add(record(2));
+    stop();
+    journal.add(record(3));
+    expect(seen).toEqual(['1', '2']);
+  });
+
+  it('keeps only what an entry can show of a large request body, and its whole size; a small one by reference', () => {
+    const body = Buffer.alloc(BODY_CAP * 4, 'a');
+    const kept = record(1, { requestBody: body, request: { ...exchange(1).request, headers: { 'content-type': 'text/plain' } } });
+    expect(kept.exchange.requestBody!.length).toBeLessThan(body.length);
+    expect(kept.requestBodySize).toBe(body.length);
+    const journal = new Journal(1);
+    journal.add(kept);
+    expect(journal.view(kept).request.body).toEqual({
+      mimeType: 'text/plain',
+      size: body.length,
+      text: 'a'.repeat(BODY_CAP),
+      truncated: true,
+    });
+    const small = Buffer.from('{}');
+    expect(toJournalEntry(exchange(2, { requestBody: small }), 2).exchange.requestBody).toBe(small);
   });
 });

@@ -1,0 +1,158 @@
+/** The journal's view of one request: redacted, bodies capped, built only when it is read. */
+
+import type { Violation } from '../vocabulary/errors.js';
+import type { Applied, LimitDecision } from '../vocabulary/exchange.js';
+import type { JournalRecord } from './record.js';
+import { redactHeaders, redactJson, redactPairs, scrub, type Redaction } from './redaction.js';
+
+/** Most bytes of a body an entry shows; longer ones are cut and marked `truncated`. */
+export const BODY_CAP = 64 * 1024;
+
+export interface BodyView {
+  /** The body's media type (its Content-Type), when one was sent. */
+  readonly mimeType?: string;
+  /** The whole body's size in bytes, whatever `text` holds of it. */
+  readonly size: number;
+  /** The body as UTF-8 text, or in base64 when `encoding` says so: at most `BODY_CAP` bytes of it, credentials redacted. */
+  readonly text: string;
+  readonly encoding?: 'base64';
+  readonly truncated: boolean;
+}
+
+export interface MessageView {
+  /** Header names in lower case, credentials redacted. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: BodyView;
+}
+
+export interface JournalEntry {
+  /** The request's id, as its answer's `X-Request-Id` says. */
+  readonly id: string;
+  /** Sandbox clock when it was answered, Unix milliseconds. */
+  readonly time: number;
+  /** Wall clock when it was answered, Unix milliseconds. */
+  readonly wallTime: number;
+  readonly method: string;
+  readonly path: string;
+  /** The raw query, without `?`, credentials redacted. */
+  readonly query: string;
+  readonly operationId?: string;
+  /** The key's safe id, never the key. */
+  readonly keyId?: string;
+  readonly status: number;
+  /** The Error code answered (status 400 or more). */
+  readonly code?: string;
+  readonly durationMs: number;
+  readonly request: MessageView;
+  readonly response: MessageView;
+  /** Every violation of a `validation_failed` answer. */
+  readonly violations?: readonly Violation[];
+  readonly limit?: LimitDecision;
+  readonly applied?: Applied;
+  /** The store change the request made (`created pets/17`). */
+  readonly change?: string;
+}
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The first `BODY_CAP` bytes, cut back to a whole UTF-8 character when the cut falls inside one. */
+function capped(bytes: Uint8Array): Uint8Array {
+  if (bytes.length <= BODY_CAP) return bytes;
+  let end = BODY_CAP;
+  while (end > BODY_CAP - 3 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end);
+}
+
+const isJson = (mime: string | undefined): boolean => mime !== undefined && /[/+]json\b/i.test(mime);
+const isForm = (mime: string | undefined): boolean => mime !== undefined && /^application\/x-www-form-urlencoded\b/i.test(mime);
+
+/** Bytes as a body view: text when they are UTF-8 (credential fields redacted), else base64. */
+function bytesView(bytes: Uint8Array, size: number, mime: string | undefined, r: Redaction): BodyView {
+  const shown = capped(bytes);
+  const truncated = size > shown.length;
+  const base = { ...(mime === undefined ? {} : { mimeType: mime }), size, truncated };
+  let text: string;
+  try {
+    text = utf8.decode(shown);
+  } catch {
+    return { ...base, text: Buffer.from(shown).toString('base64'), encoding: 'base64' };
+  }
+  return { ...base, text: redactText(text, mime, truncated, r) };
+}
+
+function redactText(text: string, mime: string | undefined, truncated: boolean, r: Redaction): string {
+  if (isForm(mime)) return redactPairs(text, r.fields, r);
+  if (isJson(mime) && !truncated) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      const redacted = redactJson(parsed, r);
+      if (redacted !== parsed) return JSON.stringify(redacted);
+    } catch {
+      // Not JSON after all: shown as text, secrets scrubbed.
+    }
+  }
+  return scrub(text, r);
+}
+
+function requestBody(record: JournalRecord, r: Redaction): BodyView | undefined {
+  const body = record.exchange.requestBody;
+  if (body === undefined || body.length === 0) return undefined;
+  return bytesView(body, record.requestBodySize ?? body.length, record.exchange.request.headers['content-type'], r);
+}
+
+function responseBody(record: JournalRecord, r: Redaction): BodyView | undefined {
+  const { body, encoded, headers } = record.exchange.response;
+  const mime = headers['content-type'];
+  if (encoded !== undefined) {
+    const bytes = typeof encoded === 'string' ? Buffer.from(encoded) : encoded;
+    return bytesView(bytes, bytes.length, mime, r);
+  }
+  if (body === undefined) return undefined;
+  const bytes = Buffer.from(JSON.stringify(redactJson(body, r)));
+  return bytesView(bytes, bytes.length, mime ?? 'application/json', r);
+}
+
+/** The Error code of an answer: its body's `code`, or the `X-Sandbox-Error` header of an error sent without a body. */
+function errorCode(status: number, body: unknown, headers: Readonly<Record<string, string>>): string | undefined {
+  if (status < 400) return undefined;
+  if (isRecord(body) && typeof body.code === 'string') return body.code;
+  const header = headers['x-sandbox-error'];
+  return header === undefined ? undefined : header.split(':')[0];
+}
+
+function violationsOf(code: string | undefined, body: unknown, r: Redaction): readonly Violation[] | undefined {
+  if (code !== 'validation_failed' || !isRecord(body) || !Array.isArray(body.details)) return undefined;
+  return body.details.filter(isRecord).map((d) => ({ location: String(d.location), message: scrub(String(d.message), r) }));
+}
+
+/** The view of a record: what QA reads and queries, with nothing secret in it. */
+export function buildEntry(record: JournalRecord, r: Redaction): JournalEntry {
+  const { exchange, time, wallTime } = record;
+  const { request, response } = exchange;
+  const code = errorCode(response.status, response.body, response.headers);
+  const violations = violationsOf(code, response.body, r);
+  const requestView = requestBody(record, r);
+  const responseView = responseBody(record, r);
+  return {
+    id: request.id,
+    time,
+    wallTime,
+    method: request.method,
+    path: scrub(request.path, r),
+    query: redactPairs(request.query, r.query, r),
+    ...(exchange.operationId === undefined ? {} : { operationId: exchange.operationId }),
+    ...(exchange.keyId === undefined ? {} : { keyId: exchange.keyId }),
+    status: response.status,
+    ...(code === undefined ? {} : { code }),
+    durationMs: Math.round(exchange.durationMs * 1000) / 1000,
+    request: { headers: redactHeaders(request.headers, r), ...(requestView ? { body: requestView } : {}) },
+    response: { headers: redactHeaders(response.headers, r), ...(responseView ? { body: responseView } : {}) },
+    ...(violations ? { violations } : {}),
+    ...(exchange.limit ? { limit: exchange.limit } : {}),
+    ...(exchange.applied ? { applied: exchange.applied } : {}),
+    ...(exchange.change === undefined ? {} : { change: exchange.change }),
+  };
+}
