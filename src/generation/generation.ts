@@ -6,6 +6,7 @@ import { RequestValidator, type ValidationOptions } from '../validation/request-
 import { ResponseCheck } from '../validation/response-check.js';
 import { compilerFor } from '../mock/document-schemas.js';
 import { documentSettings, layered, type FaultSettings } from '../faults/settings.js';
+import { directionalView, type Direction } from '../openapi/directional.js';
 import { escapePointerToken, valueAt } from '../openapi/json-pointer.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
@@ -93,10 +94,12 @@ export function buildGeneration(
   const basePath = options.basePath ?? model.basePath;
   const total = model.operations.length;
   const lazy = total > EAGER_OPERATIONS;
+  // Requests are validated, and answers checked, against the document as each direction sees it (a
+  // required readOnly `id` is not required of a client: openapi/directional.ts); a document with no
+  // such property is its own view, so one compiler serves validation, answer generation and dispatch.
   // Registering an 11 MB document with Ajv costs a walk of all of it: a lazy generation pays it on
-  // its first request instead, and only once, as the compiler is the document's one (shared with
-  // answer generation and dispatch).
-  const compilerOf = (): SchemaCompiler => compilerFor(model.document);
+  // its first request instead.
+  const compilerOf = (direction: Direction): SchemaCompiler => compilerFor(directionalView(model.document, direction));
   const rootFaults = documentFaults(model.document, 'the document root');
   const prepared = model.operations.map((op, i) => {
     if (i % PROGRESS_EVERY === 0) onProgress?.({ phase: 'compiling', done: i, total, lazy });
@@ -137,7 +140,7 @@ function unreachableWarnings(model: ApiModel, router: Router<PreparedOperation>)
 function prepareOperation(
   model: ApiModel,
   op: OperationSpec,
-  compilerOf: () => SchemaCompiler,
+  compilerOf: (direction: Direction) => SchemaCompiler,
   basePath: string,
   options: GenerationOptions,
   lazy: boolean,
@@ -148,7 +151,7 @@ function prepareOperation(
   let check: ResponseCheck | undefined;
   const validatorOf = (): RequestValidator => {
     if (validator) return validator;
-    const compiler = compilerOf();
+    const compiler = compilerOf('request');
     try {
       compileRequestSchemas(op, compiler, model.locate);
     } catch (error) {
@@ -169,7 +172,7 @@ function prepareOperation(
     binding: resolveBinding(model, op),
     // Compiles each response schema on the first answer it checks.
     get check() {
-      return (check ??= new ResponseCheck(op, compilerOf()));
+      return (check ??= new ResponseCheck(op, compilerOf('response')));
     },
     lifecycleHeaders: lifecycleHeaders(model, op, basePath),
     faults,
