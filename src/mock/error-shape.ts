@@ -4,6 +4,7 @@ import { requiredOf } from '../openapi/required.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
 import { satisfies } from './document-schemas.js';
+import { missingRequiredHeaders } from './mock-answer.js';
 import { fakeFromSchema } from './schema-faker.js';
 import { seededFaker } from './seeded-faker.js';
 
@@ -26,15 +27,19 @@ export function inDocumentShape(document: unknown, op: OperationSpec, response: 
   const body = response.body;
   if (response.status < 400 || !isObject(body) || typeof body.code !== 'string') return response;
   const declared = declaredResponse(op.responses, response.status);
-  if (declared?.content.length === 0) {
+  if (declared === undefined) return response;
+  // Headers the declared response requires (an `X-Trace` on `4XX`), generated when the error lacks them.
+  const extra = missingRequiredHeaders(document, declared, response.headers, `${op.id}:${declared.status}`);
+  const given = Object.keys(extra).length === 0 ? response : { ...response, headers: { ...response.headers, ...extra } };
+  if (declared.content.length === 0) {
     const message = typeof body.message === 'string' ? `: ${body.message}` : '';
-    return { status: response.status, headers: { ...response.headers, 'x-sandbox-error': headerText(`${body.code}${message}`) } };
+    return { status: response.status, headers: { ...given.headers, 'x-sandbox-error': headerText(`${body.code}${message}`) } };
   }
-  const media = declared?.content.find((m) => m.mediaType.includes('json')) ?? declared?.content[0];
+  const media = declared.content.find((m) => m.mediaType.includes('json')) ?? declared.content[0];
   const pointer = media?.schemaPointer;
-  if (pointer === undefined || satisfies(document, pointer, body)) return response;
+  if (pointer === undefined || satisfies(document, pointer, body)) return given;
   const shaped = reshape(document, pointer, body, response.status);
-  return shaped !== undefined && satisfies(document, pointer, shaped) ? { ...response, body: shaped } : response;
+  return shaped !== undefined && satisfies(document, pointer, shaped) ? { ...given, body: shaped } : given;
 }
 
 /** The response the operation declares for a status: exactly, as a `4XX`-style range, or `default`. */

@@ -74,6 +74,24 @@ function bodyFor(
 const contentType = (media: MediaSpec): string =>
   media.mediaType === 'application/json' ? 'application/json; charset=utf-8' : media.mediaType;
 
+/**
+ * The required headers of a declared response that `present` lacks, generated from their schemas
+ * (deterministically from `seedText`): an error the sandbox sends under a response that requires a
+ * header (`X-Trace` on `4XX`) carries one, as the document says.
+ */
+export function missingRequiredHeaders(
+  document: unknown,
+  response: ResponseSpec,
+  present: Readonly<Record<string, string>>,
+  seedText: string,
+): Record<string, string> {
+  if (!response.headers.some((h) => h.required && present[h.name] === undefined)) return {};
+  const seed = createHash('sha256').update(seedText).digest().readUInt32BE(0);
+  const generate = (pointer: string, _attempt = 0, name?: string): unknown =>
+    fakeFromSchema(document, pointer, seededFaker(seed, new Date(0)), 0, name);
+  return requiredHeaders({ ...response, headers: response.headers.filter((h) => present[h.name] === undefined) }, generate);
+}
+
 /** Required headers of the response, generated from their schemas (a `3xx`'s `Location`). */
 function requiredHeaders(
   response: ResponseSpec | undefined,
