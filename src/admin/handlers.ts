@@ -1,17 +1,21 @@
 import type { ApiKeyRecord, KeyRegistry } from '../auth/key-registry.js';
 import { unixSeconds } from '../clock/clock.js';
 import type { WorkspaceClocks } from '../clock/workspace-clocks.js';
+import type { Generation } from '../generation/generation.js';
 import type { Limiter } from '../limits/limiter.js';
+import type { RuleStore } from '../rules/rule-store.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { journalHandlers, type JournalCapability } from './journal-handlers.js';
+import { namedKey } from './named-key.js';
 import { eventLoopDelayMs } from './process-metrics.js';
+import { ruleHandlers } from './rule-handlers.js';
 
 /** What the admin handlers act on, and nothing more. */
 export interface AdminCapabilities {
-  /** Back to the seeded state: store, issued keys, counters, bans, clock and journal. */
+  /** Back to the seeded state: store, issued keys, counters, bans, clock, journal and rules. */
   readonly reset: () => Promise<void>;
   readonly clocks: Pick<WorkspaceClocks, 'of'>;
   readonly keys: Pick<KeyRegistry, 'issue' | 'find' | 'byId'>;
@@ -19,6 +23,10 @@ export interface AdminCapabilities {
   readonly limiter: Pick<Limiter, 'inspect'>;
   /** The request journal: listed, queried, verified, streamed, exported and cleared. */
   readonly journal: JournalCapability;
+  /** The admin rules: created, listed, read, deleted and cleared. */
+  readonly rules: Pick<RuleStore, 'add' | 'list' | 'get' | 'remove' | 'clear' | 'size'>;
+  /** The served API's current generation, which rules are checked against. */
+  readonly api: () => Generation;
   /** API requests being answered right now. */
   readonly inFlight: () => number;
 }
@@ -60,7 +68,7 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
     },
     inspectKey: async (input) => {
       const presented = input.path.key as string;
-      const record: ApiKeyRecord | undefined = c.keys.find(presented) ?? c.keys.byId(presented);
+      const record: ApiKeyRecord | undefined = namedKey(c.keys, presented);
       if (!record) {
         const error = errorBody('resource_not_found', 'No such key');
         return { status: error.status, headers: {}, body: error };
@@ -81,5 +89,6 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
       );
     },
     ...journalHandlers(c),
+    ...ruleHandlers(c),
   };
 }

@@ -9,6 +9,7 @@ import { countHolds, countMatching, describeCount, nearestMisses, waitUntil, typ
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody, type Violation } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
+import { namedKey } from './named-key.js';
 
 /** What the journal handlers read and change of the journal. */
 export type JournalCapability = Pick<Journal, 'entries' | 'view' | 'subscribe' | 'clear'>;
@@ -16,7 +17,7 @@ export type JournalCapability = Pick<Journal, 'entries' | 'view' | 'subscribe' |
 /** What the journal handlers use: the journal, and the keys to read a key given by value as its id. */
 export interface JournalHandlerCapabilities {
   readonly journal: JournalCapability;
-  readonly keys: Pick<KeyRegistry, 'find'>;
+  readonly keys: Pick<KeyRegistry, 'find' | 'byId'>;
 }
 
 type Handler = (input: ValidInput) => Promise<SandboxResponse>;
@@ -69,7 +70,8 @@ type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false
  */
 export function journalHandlers(c: JournalHandlerCapabilities): Readonly<Record<string, Handler>> {
   const creator = { name: 'Understudy', version: packageVersion() };
-  const keyId = (given: string): string => c.keys.find(given)?.id ?? given;
+  // A key no longer known (issued before a reset) is matched by what was given.
+  const keyId = (given: string): string => namedKey(c.keys, given)?.id ?? given;
   const withKeyId = (pattern: RequestPattern): RequestPattern =>
     pattern.key === undefined ? pattern : { ...pattern, key: keyId(pattern.key) };
 

@@ -18,6 +18,7 @@ import { Limiter } from '../limits/limiter.js';
 import { exampleWarnings } from '../mock/example-check.js';
 import { buildApiModel } from '../openapi/build-model.js';
 import { readDocument } from '../openapi/load-document.js';
+import { RuleStore } from '../rules/rule-store.js';
 import { answerHeaders } from '../pipeline/answer-headers.js';
 import { apiSurface } from '../pipeline/api-surface.js';
 import { runPipeline, type PipelineResult } from '../pipeline/pipeline.js';
@@ -47,7 +48,7 @@ export interface Sandbox {
   /** Answers one request. Never throws: a bug becomes a 500 in the Error shape. */
   handle(req: SandboxRequest): Promise<SandboxResponse>;
   onExchange(listener: (exchange: Exchange) => void): void;
-  /** Back to the seeded state: store, issued keys, counters, bans, clock and journal. */
+  /** Back to the seeded state: store, issued keys, counters, bans, clock, journal and rules. */
   reset(): Promise<void>;
 }
 
@@ -104,6 +105,7 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
   let inFlight = 0;
 
   const draws = createDrawStreams(config.seed);
+  const rules = new RuleStore();
 
   const reset = async (): Promise<void> => {
     await store.reset();
@@ -112,12 +114,14 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
     await limiter.reset();
     clocks.reset();
     draws.reset();
+    rules.reset();
     journal.clear();
   };
 
   const api = apiSurface({
     generation: current,
     faults: { policy: config.faults, defaults: configSettings(config.faults), draws },
+    rules,
     keys,
     tokens,
     limiter,
@@ -135,7 +139,7 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
       ? undefined
       : await adminSurface(
           { token: config.adminToken, checkResponses: config.validation.checkResponses },
-          { reset, clocks, keys, plans: Object.keys(config.plans), limiter, journal, inFlight: () => inFlight },
+          { reset, clocks, keys, plans: Object.keys(config.plans), limiter, journal, rules, api: current, inFlight: () => inFlight },
         );
 
   const handle = async (req: SandboxRequest): Promise<SandboxResponse> => {

@@ -67,8 +67,13 @@ export function compilePattern(pattern: RequestPattern, at = 'body'): Compiled {
   const checks: Check[] = [];
   const regex = (source: string, where: string): RegExp => {
     const compiled = wholeValue(source);
-    if (!compiled) violations.push({ location: `${at}.${where}`, message: 'is not a valid regular expression' });
+    if (!compiled) violations.push({ location: `${at}.${where}`, message: NOT_A_REGEX });
     return compiled ?? /$^/;
+  };
+  const tested = (matcher: StringMatcher, where: string): ((value: string) => boolean) => {
+    const test = stringTest(matcher);
+    if (!test) violations.push({ location: `${at}.${where}.matches`, message: NOT_A_REGEX });
+    return test ?? (() => false);
   };
   const same = (field: string, expected: unknown, read: (e: JournalEntry) => unknown): Check => {
     return (e) => {
@@ -87,7 +92,7 @@ export function compilePattern(pattern: RequestPattern, at = 'body'): Compiled {
   if (pattern.key !== undefined) checks.push(same('key', pattern.key, (e) => e.keyId));
   if (pattern.status !== undefined) checks.push(same('status', pattern.status, (e) => e.status));
   for (const [name, matcher] of Object.entries(pattern.query ?? {})) {
-    const test = stringTest(matcher, (source) => regex(source, `query.${name}.matches`));
+    const test = tested(matcher, `query.${name}`);
     checks.push((e) => {
       const values = queryValues(e.query, name);
       if (values.some(test)) return undefined;
@@ -99,7 +104,7 @@ export function compilePattern(pattern: RequestPattern, at = 'body'): Compiled {
   }
   for (const [given, matcher] of Object.entries(pattern.headers ?? {})) {
     const name = given.toLowerCase();
-    const test = stringTest(matcher, (source) => regex(source, `headers.${given}.matches`));
+    const test = tested(matcher, `headers.${given}`);
     checks.push((e) => {
       const value = e.request.headers[name];
       if (value !== undefined && test(value)) return undefined;
@@ -108,9 +113,8 @@ export function compilePattern(pattern: RequestPattern, at = 'body'): Compiled {
         : { field: `headers.${name}`, expected: matcher, actual: value };
     });
   }
-  const bodies = pattern.body === undefined ? [] : isMatcherList(pattern.body) ? pattern.body : [pattern.body];
-  bodies.forEach((matcher, i) => {
-    if ('pointer' in matcher && !/^(\/.*)?$/su.test(matcher.pointer)) {
+  bodyMatchers(pattern.body).forEach((matcher, i) => {
+    if ('pointer' in matcher && !isJsonPointer(matcher.pointer)) {
       const where = Array.isArray(pattern.body) ? `body.${i}.pointer` : 'body.pointer';
       violations.push({ location: `${at}.${where}`, message: 'must be a JSON pointer: empty, or starting with /' });
     }
@@ -129,17 +133,31 @@ export function compilePattern(pattern: RequestPattern, at = 'body'): Compiled {
   return { ok: true, pattern: { source: pattern, differences, matches } };
 }
 
+const NOT_A_REGEX = 'is not a valid regular expression';
+
 const isMatcherList = (body: BodyMatcher | readonly BodyMatcher[]): body is readonly BodyMatcher[] => Array.isArray(body);
 
-function stringTest(matcher: StringMatcher, compile: (source: string) => RegExp): (value: string) => boolean {
+/** A pattern's (or a rule's) body matchers as a list: none, one, or the list given. */
+export const bodyMatchers = (body: BodyMatcher | readonly BodyMatcher[] | undefined): readonly BodyMatcher[] =>
+  body === undefined ? [] : isMatcherList(body) ? body : [body];
+
+/** A JSON pointer (RFC 6901 §3): empty (the whole document), or starting with `/`. */
+export const isJsonPointer = (text: string): boolean => /^(\/.*)?$/su.test(text);
+
+/**
+ * The test a string matcher makes of a value (its regular expression compiled once, over the whole
+ * value), or undefined when its `matches` is not a valid regular expression. Shared by journal
+ * patterns and admin rules, so both read `{equalTo}`, `{contains}` and `{matches}` alike.
+ */
+export function stringTest(matcher: StringMatcher): ((value: string) => boolean) | undefined {
   if ('equalTo' in matcher) return (value) => value === matcher.equalTo;
   if ('contains' in matcher) return (value) => value.includes(matcher.contains);
-  const re = compile(matcher.matches);
-  return (value) => re.test(value);
+  const re = wholeValue(matcher.matches);
+  return re && ((value) => re.test(value));
 }
 
 /** The decoded values of one query parameter (`+` as a space, as forms send it). */
-function queryValues(query: string, name: string): string[] {
+export function queryValues(query: string, name: string): string[] {
   if (query === '') return [];
   try {
     return new URLSearchParams(query).getAll(name);
@@ -165,7 +183,7 @@ function bodyCheck(matcher: BodyMatcher): Check {
   if ('equalToJson' in matcher) {
     return (e) => {
       const actual = bodyJson(e);
-      if (actual !== NOT_JSON && jsonEqual(actual, matcher.equalToJson)) return undefined;
+      if (actual !== NOT_JSON && bodyMatcherHolds(matcher, actual)) return undefined;
       return actual === NOT_JSON
         ? { field: 'body', expected: matcher.equalToJson }
         : { field: 'body', expected: matcher.equalToJson, actual };
@@ -174,10 +192,17 @@ function bodyCheck(matcher: BodyMatcher): Check {
   const field = `body${matcher.pointer}`;
   return (e) => {
     const json = bodyJson(e);
+    if (json !== NOT_JSON && bodyMatcherHolds(matcher, json)) return undefined;
     const actual = json === NOT_JSON ? undefined : pointerValue(json, matcher.pointer);
-    if (actual !== undefined && jsonEqual(actual, matcher.equalTo)) return undefined;
     return actual === undefined ? { field, expected: matcher.equalTo } : { field, expected: matcher.equalTo, actual };
   };
+}
+
+/** Whether a body matcher holds of a body read as JSON: equal to the whole of it, or to the value at its pointer. */
+export function bodyMatcherHolds(matcher: BodyMatcher, json: unknown): boolean {
+  if ('equalToJson' in matcher) return jsonEqual(json, matcher.equalToJson);
+  const actual = pointerValue(json, matcher.pointer);
+  return actual !== undefined && jsonEqual(actual, matcher.equalTo);
 }
 
 /** The value at a JSON pointer (RFC 6901 §4: `~1` is `/`, `~0` is `~`), or undefined. */

@@ -4,6 +4,7 @@ import { chooseMediaType } from '../validation/accept.js';
 import { errorBody, type ErrorBody, type Violation } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { MediaSpec, OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
+import { satisfies } from './document-schemas.js';
 import { mockAnswer, type MockOptions } from './mock-answer.js';
 
 /** What a request forces (from `Prefer` or its aliases); every field optional. */
@@ -94,7 +95,20 @@ export function forcedAnswer(document: unknown, op: OperationSpec, force: Force,
   const content = chosen === undefined ? [] : [{ ...chosen, example }];
   const only: OperationSpec = { ...op, responses: [{ ...response, status, content }] };
   const answer = mockAnswer(document, only, force.seed ?? context.seed, context.referenceDate, context);
-  return { kind: 'answer', response: answer, applied: appliedBy(force, answer, example) };
+  const answered = force.code === undefined || response.status === status ? answer : withOwnStatus(document, chosen, answer, force.code);
+  return { kind: 'answer', response: answered, applied: appliedBy(force, answered, example) };
+}
+
+/**
+ * A status answered from a `4XX` range or `default` whose body names a status of its own (an Error
+ * shape's `status`, written for another status in the example): the body names the status answered,
+ * when its schema allows that; otherwise it is sent as the document gives it.
+ */
+function withOwnStatus(document: unknown, media: MediaSpec | undefined, answer: SandboxResponse, code: number): SandboxResponse {
+  const body = answer.body;
+  if (!isObject(body) || !Object.hasOwn(body, 'status') || body.status === code || body.status === String(code)) return answer;
+  const own = { ...body, status: typeof body.status === 'string' ? String(code) : code };
+  return satisfies(document, media?.schemaPointer, own) ? { ...answer, body: own } : answer;
 }
 
 /** The response declared for a status: exactly, else its range (`4XX`), else `default`. */

@@ -5,6 +5,7 @@ import type { WorkspaceClocks } from '../clock/workspace-clocks.js';
 import { dispatch } from '../dispatch/dispatch.js';
 import type { Generation } from '../generation/generation.js';
 import type { Limiter } from '../limits/limiter.js';
+import type { RuleLookup } from '../rules/rule-store.js';
 import type { RecordStore } from '../store/record-store.js';
 import type { SecurityRequirement, SecurityScheme } from '../vocabulary/operation.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
@@ -32,6 +33,8 @@ export interface ApiCapabilities {
   readonly settings: ApiSettings;
   /** Latency and faults: their policy, the config's defaults, the draws. */
   readonly faults: SurfaceFaults;
+  /** The admin rules, matched against each valid request. */
+  readonly rules: RuleLookup;
 }
 
 /** The user's API: keys bound to plans, rate limits, and answers from the store or the document. */
@@ -47,6 +50,7 @@ export function apiSurface(capabilities: ApiCapabilities): Surface {
   return {
     generation: capabilities.generation,
     faults: capabilities.faults,
+    rules: capabilities.rules,
     cors: settings.cors,
     bodyLimit: settings.bodyLimit,
     credentialsFirst: false,

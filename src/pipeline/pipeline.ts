@@ -5,6 +5,7 @@ import type { Force } from '../mock/forced-answer.js';
 import { NO_DECISION } from '../faults/decide.js';
 import { nearestOperations } from '../routing/nearest.js';
 import { encodeAnswer, notAcceptable } from '../validation/answer-media.js';
+import type { RuleRequest, RuleRespond } from '../rules/rule.js';
 import { parseQuery } from '../validation/parse-query.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { Applied, Delivery, LimitDecision, Responded, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
@@ -12,7 +13,7 @@ import type { OperationSpec } from '../vocabulary/operation.js';
 import { answerHeaders } from './answer-headers.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { checkedAnswer } from './response-check-step.js';
-import { appliedHeader, appliedRecord, shapeRequest, type Shaping } from './shaping.js';
+import { appliedHeader, appliedRecord, shapeRequest, type RuleCandidates, type Shaping } from './shaping.js';
 import type { Caller, Surface } from './surface.js';
 
 export interface PipelineResult {
@@ -155,9 +156,15 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   const unacceptable = notAcceptable(op, req.headers.accept);
   if (unacceptable) return settle(fail(unacceptable), { requestBody });
 
-  // 8. Shape: preferences (a forced status or example) and latency and faults, from the request, the
-  // document and the config. A malformed preference is a 400.
-  const shaping = shapeRequest(req.headers, req.query, route.operation, surface.faults, caller.keyId ?? caller.client.id);
+  // 8. Shape: preferences (a forced status or example), the admin rule that applies, and latency and
+  // faults, from the request, the rule, the document and the config. A malformed preference is a 400.
+  // Admin rules are tried only when there are some: without any, this step costs one size check more.
+  const rules = surface.rules;
+  const candidates: RuleCandidates | undefined =
+    rules !== undefined && rules.size > 0
+      ? { store: rules, request: ruleRequest(req, op, caller, validated.input.body, surface.now(caller)) }
+      : undefined;
+  const shaping = shapeRequest(req.headers, req.query, route.operation, surface.faults, caller.keyId ?? caller.client.id, candidates);
   if (!('faults' in shaping)) return settle(fail(shaping), { requestBody });
   const context = { caller, generation, rawQuery: queryValues };
   if (shaping.force === undefined && shaping.faults === NO_DECISION) {
@@ -169,11 +176,12 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   const forced = await forcedResponse(shaping, route.operation, req, { verdict, now: surface.now(caller) }, respond);
   if (forced.kind === 'refused') return settle(fail(forced.error), { requestBody });
   const preference = appliedHeader(shaping, forced.applied);
-  const response = preference === undefined ? forced.response : withHeader(forced.response, 'preference-applied', preference);
+  const ruled = shaping.ruleAnswer ? withRuleAnswer(forced.response, shaping.ruleAnswer) : forced.response;
+  const response = preference === undefined ? ruled : withHeader(ruled, 'preference-applied', preference);
   return settle(response, {
     requestBody,
     change: forced.response.change,
-    applied: appliedRecord(preference, shaping.faults),
+    applied: appliedRecord(preference, shaping),
     delivery: shaping.faults.delivery,
   });
 }
@@ -202,16 +210,21 @@ async function forcedResponse(
   const { verdict, now } = limits;
   const force = shaping.force;
   if (force === undefined) return { kind: 'answer', response: await respond(), applied: undefined };
-  if (force.code === 429 && verdict?.admitted && shaping.preferences.code === 429) {
+  // The sandbox's own 429, unless a rule gives the body or an example for it.
+  const rule = shaping.ruleAnswer;
+  const real429 =
+    shaping.codeFrom === 'request' || (shaping.codeFrom === 'rule' && rule?.body === undefined && rule?.example === undefined);
+  if (force.code === 429 && verdict?.admitted && real429) {
     const reset = Number(verdict.headers['x-ratelimit-reset']);
     const retry = Math.max(1, Math.ceil(reset - now / 1000));
-    const body = errorBody('rate_limited', 'Forced by Prefer: code=429; the rate-limit headers describe the key’s real windows');
+    const by = shaping.codeFrom === 'rule' ? `rule ${shaping.rule?.id ?? ''}` : 'Prefer: code=429';
+    const body = errorBody('rate_limited', `Forced by ${by}; the rate-limit headers describe the key’s real windows`);
     return { kind: 'answer', response: { status: 429, headers: { 'retry-after': String(retry) }, body }, applied: { code: 429 } };
   }
   const chosen = prepared.forcedAnswer(force, req.headers.accept);
   if (chosen.kind === 'unsatisfiable') {
     // A status drawn from a fault list that the operation does not declare is answered anyway, in the Error shape.
-    if (shaping.preferences.code === undefined && force.code !== undefined && force.example === undefined) {
+    if (shaping.codeFrom === 'fault' && force.code !== undefined && force.example === undefined) {
       const body = { ...errorBody('injected_fault', `A fault list drew ${force.code} for this request`), status: force.code };
       return { kind: 'answer', response: { status: force.code, headers: {}, body }, applied: undefined };
     }
@@ -225,7 +238,29 @@ async function forcedResponse(
   if (force.example === undefined && (force.code === undefined || force.code === responded.status)) {
     return { kind: 'answer', response: responded, applied: force.code === undefined ? {} : { code: force.code } };
   }
-  return { kind: 'answer', response: { ...chosen.response, change: responded.change }, applied: chosen.applied };
+  // The document's body, on the stateful answer's headers (a create's Location) with the document's own over them.
+  const headers = { ...responded.headers, ...chosen.response.headers };
+  return { kind: 'answer', response: { ...chosen.response, headers, change: responded.change }, applied: chosen.applied };
+}
+
+/** What admin rules are matched against: the valid request, its operation, its key and its workspace's "now". */
+const ruleRequest = (req: SandboxRequest, op: OperationSpec, caller: Caller, body: unknown, now: number): RuleRequest => ({
+  operationId: op.id,
+  pathTemplate: op.pathTemplate,
+  method: req.method,
+  path: req.path,
+  query: req.query,
+  headers: req.headers,
+  keyId: caller.keyId,
+  body,
+  now,
+});
+
+/** A rule's own body (in place of the document's, and of any encoding made of it) and headers on its answer. */
+function withRuleAnswer(response: Responded, answer: RuleRespond): Responded {
+  const { encoded: _encoded, ...rest } = response;
+  const base = answer.body === undefined ? response : { ...rest, body: answer.body.value };
+  return answer.headers === undefined ? base : { ...base, headers: { ...base.headers, ...answer.headers } };
 }
 
 const withHeader = (response: Responded, name: string, value: string): Responded => ({

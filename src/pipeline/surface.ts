@@ -5,6 +5,7 @@ import type { ValidInput } from '../validation/request-validator.js';
 import type { DrawStreams } from '../faults/draws.js';
 import type { FaultPolicy } from '../faults/decide.js';
 import type { FaultSettings } from '../faults/settings.js';
+import type { RuleLookup } from '../rules/rule-store.js';
 import type { Awaitable, Responded } from '../vocabulary/exchange.js';
 import type { OperationSpec } from '../vocabulary/operation.js';
 import type { CorsPolicy } from './cors.js';
@@ -58,6 +59,8 @@ export interface Surface {
   respond(prepared: PreparedOperation, input: ValidInput, context: RespondContext): Promise<Responded>;
   /** Latency and faults (the API surface only): the limits on every source, the config's defaults, the draws. */
   readonly faults?: SurfaceFaults;
+  /** The admin rules (the API surface only), tried on valid requests where preferences apply. */
+  readonly rules?: RuleLookup;
 }
 
 export interface SurfaceFaults {

@@ -287,21 +287,16 @@ describe.each(EDGES)('Prefer and its aliases, through the $name', ({ make }) => 
     expect(fetched.body).toEqual({ id: 121, name: 'Zed', categoryId: 2 });
   });
 
-  // BROKEN: the README says only a named example replaces the stored record *in the body*; the rest of
-  // the stateful answer stays. The answer to `Prefer: example=created` on createPet has lost the
-  // `Location` of the record it created (pipeline.ts forcedResponse returns the document answer's
-  // headers, `{ ...chosen.response, change }`, instead of the stateful answer's).
-  it.fails('a forced example on createPet keeps the stateful answer’s Location', async () => {
+  // A named example replaces the stored record in the body only: the create's Location stays.
+  it('a forced example on createPet keeps the stateful answer’s Location', async () => {
     const res = await request(app).post('/v1/pets').set(auth()).set('Prefer', 'example=created').send({ name: 'Zed', categoryId: 2 });
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe('/v1/pets/121');
   });
 
-  // BROKEN (or a README contradiction): "Errors" says every non-success answer is in the Error shape
-  // with `status` equal to the HTTP status. createPet declares no 404, so `code=404` falls to
-  // `default`, whose example is a 405: the client gets HTTP 404 with
-  // {"code":"method_not_allowed","message":"DELETE is not allowed on /pets; …","status":405}.
-  it.fails('a forced status answered from `default` carries its own status in the Error body', async () => {
+  // createPet declares no 404, so `code=404` falls to `default`, whose example was written for a 405:
+  // the body names the status answered, as the Error shape does everywhere.
+  it('a forced status answered from `default` carries its own status in the Error body', async () => {
     const res = await request(app).post('/v1/pets').set(auth()).set('Prefer', 'code=404').send({ name: 'Zed', categoryId: 2 });
     expect(res.status).toBe(404);
     expect(res.body.status).toBe(404);

@@ -23,6 +23,11 @@ const EXPECTED = [
   'POST /requests/verify verifyRequests',
   'GET /requests/stream streamRequests',
   'GET /requests.har exportHar',
+  'POST /rules createRule',
+  'GET /rules listRules',
+  'DELETE /rules clearRules',
+  'GET /rules/{id} getRule',
+  'DELETE /rules/{id} deleteRule',
 ];
 
 type Json = Record<string, unknown>;

@@ -1,0 +1,109 @@
+import type { FaultSettings } from '../faults/settings.js';
+import { ruleTest } from './match-rule.js';
+import type { Rule, RuleDefinition, RuleRequest, RuleStatus } from './rule.js';
+
+/** The most rules one sandbox holds: every API request that reaches its operation may try them all. */
+export const MAX_RULES = 1000;
+
+interface Entry {
+  readonly rule: Rule;
+  readonly test: (request: RuleRequest) => boolean;
+  applied: number;
+}
+
+/** How the rule store picks the rule for a request. */
+export interface RuleChoice {
+  /**
+   * Whether the rule would change anything for this request: a rule whose every effect the request
+   * itself overrides (its own `Prefer`) is passed over, neither counted nor journaled.
+   */
+  readonly wanted: (rule: Rule) => boolean;
+  /** A draw in [0, 1) from the rule's deterministic stream for this caller (for `probability`). */
+  readonly draw: (rule: Rule) => number;
+}
+
+/** What the request path reads of the rule store. */
+export type RuleLookup = Pick<RuleStore, 'size' | 'apply'>;
+
+/**
+ * The admin rules of one sandbox, in memory. Rules are tried newest first; the first that matches
+ * the request, is wanted, and wins its `probability` draw applies, and at most one rule applies to a
+ * request. Applying is synchronous, so counting a rule's use and retiring it when its `times` are
+ * used up is one step: two requests in flight never both take a rule's last use.
+ */
+export class RuleStore {
+  /** Oldest first. */
+  private entries: readonly Entry[] = [];
+  private serial = 0;
+
+  /** How many rules there are: with none, the request path checks this and nothing else. */
+  get size(): number {
+    return this.entries.length;
+  }
+
+  add(definition: RuleDefinition): RuleStatus {
+    this.serial += 1;
+    const rule: Rule = { id: `rule_${this.serial}`, ...definition, faults: ruleFaults(definition) };
+    const entry: Entry = { rule, test: ruleTest(definition), applied: 0 };
+    this.entries = [...this.entries, entry];
+    return status(entry);
+  }
+
+  /** Every rule, newest first: the order they are tried in. */
+  list(): readonly RuleStatus[] {
+    return this.entries.map(status).reverse();
+  }
+
+  get(id: string): RuleStatus | undefined {
+    const entry = this.entries.find((e) => e.rule.id === id);
+    return entry && status(entry);
+  }
+
+  /** Removes one rule; false when there is none with that id. */
+  remove(id: string): boolean {
+    const kept = this.entries.filter((e) => e.rule.id !== id);
+    const removed = kept.length !== this.entries.length;
+    this.entries = kept;
+    return removed;
+  }
+
+  /** Removes every rule (ids go on counting); how many were removed. */
+  clear(): number {
+    const removed = this.entries.length;
+    this.entries = [];
+    return removed;
+  }
+
+  /** The sandbox's reset: no rules, and ids (so each rule's draws) start again at `rule_1`. */
+  reset(): void {
+    this.entries = [];
+    this.serial = 0;
+  }
+
+  /** The rule that applies to a request, counted as used (and removed when that was its last use), or undefined. */
+  apply(request: RuleRequest, choice: RuleChoice): Rule | undefined {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i] as Entry;
+      const { rule } = entry;
+      if (!entry.test(request) || !choice.wanted(rule)) continue;
+      if (rule.probability !== undefined && rule.probability < 1 && !(choice.draw(rule) < rule.probability)) continue;
+      entry.applied += 1;
+      // Used up: removed at once, so the next request no longer sees it.
+      if (rule.times !== undefined && entry.applied >= rule.times) this.entries = this.entries.filter((e) => e !== entry);
+      return rule;
+    }
+    return undefined;
+  }
+}
+
+const status = (entry: Entry): RuleStatus => ({ rule: entry.rule, applied: entry.applied });
+
+/** A rule's latency and faults as a source of the fault decision, or undefined when it sets neither. */
+function ruleFaults(definition: RuleDefinition): FaultSettings | undefined {
+  const { latency, fault } = definition;
+  if (latency === undefined && fault === undefined) return undefined;
+  const faults = fault === undefined ? undefined : isList(fault) ? fault : [fault];
+  return { ...(latency === undefined ? {} : { latency }), ...(faults === undefined ? {} : { faults }) };
+}
+
+const isList = <T>(value: T | readonly T[]): value is readonly T[] => Array.isArray(value);
