@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { declaredResponse } from '../openapi/bindings.js';
 import { escapePointerToken, follow, isArray, isObject, type JsonObject } from '../openapi/json-pointer.js';
 import { requiredOf } from '../openapi/required.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
-import type { OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
+import type { OperationSpec } from '../vocabulary/operation.js';
 import { satisfies } from './document-schemas.js';
 import { missingRequiredHeaders } from './mock-answer.js';
 import { fakeFromSchema } from './schema-faker.js';
@@ -29,8 +30,8 @@ export function inDocumentShape(document: unknown, op: OperationSpec, response: 
   const declared = declaredResponse(op.responses, response.status);
   if (declared === undefined) return response;
   // Headers the declared response requires (an `X-Trace` on `4XX`), generated when the error lacks them.
-  const extra = missingRequiredHeaders(document, declared, response.headers, `${op.id}:${declared.status}`);
-  const given = Object.keys(extra).length === 0 ? response : { ...response, headers: { ...response.headers, ...extra } };
+  const extra = missingRequiredHeaders(document, declared, response.headers, () => `${op.id}:${declared.status}`);
+  const given = extra === undefined ? response : { ...response, headers: { ...response.headers, ...extra } };
   if (declared.content.length === 0) {
     const message = typeof body.message === 'string' ? `: ${body.message}` : '';
     return { status: response.status, headers: { ...given.headers, 'x-sandbox-error': headerText(`${body.code}${message}`) } };
@@ -40,15 +41,6 @@ export function inDocumentShape(document: unknown, op: OperationSpec, response: 
   if (pointer === undefined || satisfies(document, pointer, body)) return given;
   const shaped = reshape(document, pointer, body, response.status);
   return shaped !== undefined && satisfies(document, pointer, shaped) ? { ...given, body: shaped } : given;
-}
-
-/** The response the operation declares for a status: exactly, as a `4XX`-style range, or `default`. */
-function declaredResponse(responses: readonly ResponseSpec[], status: number): ResponseSpec | undefined {
-  return (
-    responses.find((r) => r.status === String(status)) ??
-    responses.find((r) => r.status === `${String(status)[0]}XX`) ??
-    responses.find((r) => r.status === 'DEFAULT')
-  );
 }
 
 /** Longest `X-Sandbox-Error` value sent. */

@@ -1,5 +1,5 @@
 import { escapePointerToken, follow, isObject } from '../openapi/json-pointer.js';
-import { answerMedia, answerResponse, sendsJson } from '../openapi/bindings.js';
+import { answerMedia, answerResponse, declaredResponse, sendsJson } from '../openapi/bindings.js';
 import { chooseMediaType } from '../validation/accept.js';
 import { errorBody, type ErrorBody, type Violation } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
@@ -64,7 +64,7 @@ export type ForcedAnswer =
  * never a final answer (RFC 9110 §15.2).
  */
 export function forcedAnswer(document: unknown, op: OperationSpec, force: Force, context: ForceContext): ForcedAnswer {
-  const response = force.code === undefined ? answerResponse(op.responses) : declaredFor(op.responses, force.code);
+  const response = force.code === undefined ? answerResponse(op.responses) : declaredResponse(op.responses, force.code);
   const declares = `${op.id} declares ${statusList(op.responses)}`;
   if (force.code !== undefined && force.code < 200) {
     return unsatisfiable(document, op, `${force.code} is informational, never a final answer; ${declares}`);
@@ -109,16 +109,6 @@ function withOwnStatus(document: unknown, media: MediaSpec | undefined, answer: 
   if (!isObject(body) || !Object.hasOwn(body, 'status') || body.status === code || body.status === String(code)) return answer;
   const own = { ...body, status: typeof body.status === 'string' ? String(code) : code };
   return satisfies(document, media?.schemaPointer, own) ? { ...answer, body: own } : answer;
-}
-
-/** The response declared for a status: exactly, else its range (`4XX`), else `default`. */
-function declaredFor(responses: readonly ResponseSpec[], code: number): ResponseSpec | undefined {
-  const text = String(code);
-  return (
-    responses.find((r) => r.status === text) ??
-    responses.find((r) => r.status === `${text[0] ?? ''}XX`) ??
-    responses.find((r) => r.status === 'DEFAULT')
-  );
 }
 
 /**

@@ -38,6 +38,16 @@ export function answerResponse(responses: readonly ResponseSpec[]): ResponseSpec
   return successes[0] ?? responses.find((r) => r.status === 'DEFAULT') ?? responses[0];
 }
 
+/** The response declared for a status: exactly, else its `4XX`-style range, else `default` (OpenAPI 3.1 §4.8.16.2). */
+export function declaredResponse(responses: readonly ResponseSpec[], status: number): ResponseSpec | undefined {
+  const text = String(status);
+  return (
+    responses.find((r) => r.status === text) ??
+    responses.find((r) => r.status === `${text[0] ?? ''}XX`) ??
+    responses.find((r) => r.status === 'DEFAULT')
+  );
+}
+
 /** The numeric status of that response (`default` and `2XX` answer 200, `3XX` 300…). */
 export function answerStatus(response: ResponseSpec | undefined): number {
   if (response === undefined || response.status === 'DEFAULT') return 200;

@@ -1,8 +1,8 @@
 import { compilerFor, satisfies } from '../mock/document-schemas.js';
 import { forcedAnswer } from '../mock/forced-answer.js';
-import { answerMedia } from '../openapi/bindings.js';
+import { answerMedia, declaredResponse } from '../openapi/bindings.js';
 import { toViolations } from '../validation/schema-compiler.js';
-import type { OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
+import type { OperationSpec } from '../vocabulary/operation.js';
 import type { RuleRespond } from './rule.js';
 import type { Problems, RuleInput } from './rule-input.js';
 
@@ -29,7 +29,7 @@ export function parseRespond(
   const before = found.list.length;
   const { status, example } = given;
   const hasBody = Object.hasOwn(given, 'body');
-  const undeclared = candidates.filter((op) => declaredFor(op.responses, status) === undefined);
+  const undeclared = candidates.filter((op) => declaredResponse(op.responses, status) === undefined);
   if (undeclared.length > 0) {
     found.add('respond.status', `is not declared by ${named(undeclared, (op) => `${op.id} (declares ${statuses(op)})`)}`);
   } else if (example !== undefined && hasBody) {
@@ -52,7 +52,7 @@ export function parseRespond(
 
 function checkBody(body: unknown, status: number, candidates: readonly OperationSpec[], document: unknown, found: Problems): void {
   for (const op of candidates) {
-    const response = declaredFor(op.responses, status);
+    const response = declaredResponse(op.responses, status);
     if (response === undefined) continue;
     if (response.content.length === 0) {
       found.add('respond.body', `cannot be sent: the ${shown(response.status)} response of ${op.id} declares no content`);
@@ -80,19 +80,6 @@ function parseHeaders(given: Readonly<Record<string, string>>, found: Problems):
     out[lower] = value;
   }
   return out;
-}
-
-/**
- * The response an operation declares for a status: exactly, else its `4XX` range, else `default`
- * (OpenAPI 3.1 §4.8.16.2), as the forced answer and the error shapes read it.
- */
-export function declaredFor(responses: readonly ResponseSpec[], status: number): ResponseSpec | undefined {
-  const text = String(status);
-  return (
-    responses.find((r) => r.status === text) ??
-    responses.find((r) => r.status === `${text[0] ?? ''}XX`) ??
-    responses.find((r) => r.status === 'DEFAULT')
-  );
 }
 
 const shown = (status: string): string => (status === 'DEFAULT' ? 'default' : status);
