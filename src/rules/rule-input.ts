@@ -1,4 +1,4 @@
-import type { BodyMatcher, StringMatcher } from '../journal/patterns.js';
+import type { RuleMatch } from './rule.js';
 import type { Violation } from '../vocabulary/errors.js';
 import type { OperationSpec } from '../vocabulary/operation.js';
 
@@ -8,15 +8,8 @@ import type { OperationSpec } from '../vocabulary/operation.js';
  * operations, statuses, examples and keys exist, whether a body fits its schema) is `parseRule`'s.
  */
 export interface RuleInput {
-  readonly match: {
-    readonly operationId?: string;
-    readonly method?: string;
-    readonly path?: string;
-    readonly key?: string;
-    readonly query?: Readonly<Record<string, StringMatcher>>;
-    readonly headers?: Readonly<Record<string, StringMatcher>>;
-    readonly body?: BodyMatcher | readonly BodyMatcher[];
-  };
+  /** As the rule keeps it, except that `key` may be the key itself (kept as its id) and `method` any case. */
+  readonly match: RuleMatch;
   readonly respond?: {
     readonly status: number;
     readonly example?: string;
