@@ -161,7 +161,7 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
     } finally {
       if (!toAdmin) inFlight--;
     }
-    const { response, operation, caller, requestBody, limit, applied, change } = result;
+    const { response, operation, caller, requestBody, applied, change } = result;
     const done: Exchange = {
       request: secretQuery.size === 0 ? req : { ...req, query: redactQuery(req.query, secretQuery) },
       response,
@@ -169,10 +169,9 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
       keyId: caller?.keyId,
       durationMs: performance.now() - started,
       ...failure,
-      ...(requestBody && { requestBody }),
-      ...(limit && { limit }),
-      ...(applied && { applied }),
-      ...(change !== undefined && { change }),
+      requestBody,
+      applied,
+      change,
     };
     for (const listener of listeners) listener(done);
     return response;

@@ -123,6 +123,17 @@ function errorCode(status: number, body: unknown, headers: Readonly<Record<strin
   return header === undefined ? undefined : header.split(':')[0];
 }
 
+/**
+ * The rate-limit decision, read from the answer's own rate-limit headers (the limiter's, on every
+ * counted request): nothing is computed for it on the request path.
+ */
+function limitOf(code: string | undefined, headers: Readonly<Record<string, string>>): LimitDecision | undefined {
+  const limit = headers['x-ratelimit-limit'];
+  const remaining = headers['x-ratelimit-remaining'];
+  if (limit === undefined || remaining === undefined) return undefined;
+  return { limit: Number(limit), remaining: Number(remaining), banned: code === 'key_banned' };
+}
+
 function violationsOf(code: string | undefined, body: unknown, r: Redaction): readonly Violation[] | undefined {
   if (code !== 'validation_failed' || !isRecord(body) || !Array.isArray(body.details)) return undefined;
   return body.details.filter(isRecord).map((d) => ({ location: String(d.location), message: scrub(String(d.message), r) }));
@@ -134,6 +145,7 @@ export function buildEntry(record: JournalRecord, r: Redaction): JournalEntry {
   const { request, response } = exchange;
   const code = errorCode(response.status, response.body, response.headers);
   const violations = violationsOf(code, response.body, r);
+  const limit = limitOf(code, response.headers);
   const requestView = requestBody(record, r);
   const responseView = responseBody(record, r);
   return {
@@ -151,7 +163,7 @@ export function buildEntry(record: JournalRecord, r: Redaction): JournalEntry {
     request: { headers: redactHeaders(request.headers, r), ...(requestView ? { body: requestView } : {}) },
     response: { headers: redactHeaders(response.headers, r), ...(responseView ? { body: responseView } : {}) },
     ...(violations ? { violations } : {}),
-    ...(exchange.limit ? { limit: exchange.limit } : {}),
+    ...(limit ? { limit } : {}),
     ...(exchange.applied ? { applied: exchange.applied } : {}),
     ...(exchange.change === undefined ? {} : { change: exchange.change }),
   };

@@ -40,7 +40,6 @@ export function toJournalEntry(exchange: Exchange, time: number, wallTime: numbe
     keyId: exchange.keyId,
     durationMs: exchange.durationMs,
     requestBody: cut ? Buffer.from(requestBody.subarray(0, KEPT_BODY_BYTES)) : requestBody,
-    limit: exchange.limit,
     applied: exchange.applied,
     change: exchange.change,
   };

@@ -85,12 +85,24 @@ export function missingRequiredHeaders(
   present: Readonly<Record<string, string>>,
   seedText: () => string,
 ): Record<string, string> | undefined {
-  // The pipeline's own headers (rate limits on a 401, say) are added later: they are never missing here.
-  if (!response.headers.some((h) => h.required && present[h.name] === undefined && !PIPELINE_HEADERS.test(h.name))) return undefined;
+  const required = ownRequiredHeaders(response);
+  if (required.length === 0 || required.every((h) => present[h.name] !== undefined)) return undefined;
   const seed = createHash('sha256').update(seedText()).digest().readUInt32BE(0);
   const generate = (pointer: string, _attempt = 0, name?: string): unknown =>
     fakeFromSchema(document, pointer, seededFaker(seed, new Date(0)), 0, name);
   return requiredHeaders({ ...response, headers: response.headers.filter((h) => present[h.name] === undefined) }, generate);
+}
+
+const ownRequired = new WeakMap<ResponseSpec, readonly ResponseSpec['headers'][number][]>();
+
+/**
+ * The required headers of a response the answer must carry itself, worked out once per response:
+ * the pipeline's own (rate limits on a 401, say) are added later, so they are never missing.
+ */
+function ownRequiredHeaders(response: ResponseSpec): readonly ResponseSpec['headers'][number][] {
+  let found = ownRequired.get(response);
+  if (!found) ownRequired.set(response, (found = response.headers.filter((h) => h.required && !PIPELINE_HEADERS.test(h.name))));
+  return found;
 }
 
 /** Required headers of the response, generated from their schemas (a `3xx`'s `Location`). */

@@ -8,7 +8,7 @@ import { encodeAnswer, notAcceptable } from '../validation/answer-media.js';
 import type { RuleRequest, RuleRespond } from '../rules/rule.js';
 import { parseQuery } from '../validation/parse-query.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
-import type { Applied, Delivery, LimitDecision, Responded, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
+import type { Applied, Delivery, Responded, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 import type { OperationSpec } from '../vocabulary/operation.js';
 import { answerHeaders } from './answer-headers.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
@@ -22,10 +22,9 @@ export interface PipelineResult {
   readonly operation: OperationSpec | undefined;
   readonly caller: Caller | undefined;
   /** For the journal: the body read, the rate-limit decision, what shaped the answer, the store change. */
-  readonly requestBody?: Buffer;
-  readonly limit?: LimitDecision;
-  readonly applied?: Applied;
-  readonly change?: string;
+  readonly requestBody?: Buffer | undefined;
+  readonly applied?: Applied | undefined;
+  readonly change?: string | undefined;
 }
 
 /** What the steps after validation add to an answer. */
@@ -77,7 +76,6 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   // 3. Rate limit.
   const counted = surface.limit?.(caller);
   const verdict = counted instanceof Promise ? await counted : counted;
-  const limit = verdict && limitDecision(verdict);
   const settle = (given: SandboxResponse, extras?: Extras): PipelineResult => {
     // Errors in the shape the document declares for them, where it declares one.
     const answered = prepared ? inDocumentShape(generation.model.document, prepared.operation, given) : given;
@@ -100,15 +98,14 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
     const checked = surface.checkResponses && prepared ? checkedAnswer(prepared, answer) : answer;
     const sent =
       checked === answer ? answer : { ...checked, headers: answerHeaders({ own: checked.headers, requestId: req.id, hasBody: true }) };
-    if (extras === undefined && limit === undefined) return { response: sent, operation, caller };
+    if (extras === undefined) return { response: sent, operation, caller };
     return {
-      response: extras?.delivery ? { ...sent, delivery: extras.delivery } : sent,
+      response: extras.delivery ? { ...sent, delivery: extras.delivery } : sent,
       operation,
       caller,
-      ...(limit && { limit }),
-      ...(extras?.requestBody && { requestBody: extras.requestBody }),
-      ...(extras?.applied && { applied: extras.applied }),
-      ...(extras?.change !== undefined && { change: extras.change }),
+      requestBody: extras.requestBody,
+      applied: extras.applied,
+      change: extras.change,
     };
   };
   if (verdict && !verdict.admitted) return settle(fail(errorBody(verdict.code, verdict.message)));
@@ -267,12 +264,3 @@ const withHeader = (response: Responded, name: string, value: string): Responded
   ...response,
   headers: { ...response.headers, [name]: value },
 });
-
-/** The rate-limit decision the journal records, read from the limiter's headers. */
-function limitDecision(verdict: LimitVerdict): LimitDecision {
-  return {
-    limit: Number(verdict.headers['x-ratelimit-limit'] ?? 0),
-    remaining: Number(verdict.headers['x-ratelimit-remaining'] ?? 0),
-    banned: !verdict.admitted && verdict.code === 'key_banned',
-  };
-}

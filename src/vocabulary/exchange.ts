@@ -87,15 +87,14 @@ export interface Exchange {
   /** Set when the sandbox itself failed (a bug): the answer was a generic 500. */
   readonly error?: unknown;
   /** The request body as read, when the sandbox read one (the operation takes a body). */
-  readonly requestBody?: Buffer;
-  /** The rate-limit decision, when the request was counted against a client. */
-  readonly limit?: LimitDecision;
+  readonly requestBody?: Buffer | undefined;
   /** What shaped the answer beyond the document: a preference, a rule, a delay, a fault. */
-  readonly applied?: Applied;
+  readonly applied?: Applied | undefined;
   /** The store change the request made (`created pets/17`), when it made one. */
-  readonly change?: string;
+  readonly change?: string | undefined;
 }
 
+/** A request's rate-limit decision, as the journal shows it (read from the answer's rate-limit headers). */
 export interface LimitDecision {
   readonly limit: number;
   readonly remaining: number;

@@ -127,8 +127,7 @@ describe('journal entries', () => {
       details: [{ location: 'body.name', message: 'must be string' }],
     };
     const entry = entryOf({
-      ...exchange({}, { response: { status: 400, headers: {}, body } }),
-      limit: { limit: 60, remaining: 59, banned: false },
+      ...exchange({}, { response: { status: 400, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59' }, body } }),
       applied: { preference: 'code=400', rule: 'rule_1', delayMs: 250, fault: 'dribble' },
       change: 'created pets/17',
     });
