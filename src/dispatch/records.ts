@@ -22,7 +22,8 @@ export function present(row: Row, idProperty: string): Readonly<Record<string, u
  * through another operation of the collection may lack them; most rows lack none and are not copied.
  */
 export function forAnswer(binding: ResolvedBinding, row: Row): Readonly<Record<string, unknown>> {
-  const presented = present(row, binding.idProperty);
+  const presented =
+    binding.hidden.size === 0 ? present(row, binding.idProperty) : withoutHidden(present(row, binding.idProperty), binding.hidden);
   const pointer = binding.recordPointer;
   if (pointer === undefined || binding.answerRequired.every((name) => Object.hasOwn(presented, name))) return presented;
   const seed = createHash('sha256').update(`${binding.operation.id}:${row.id}`).digest().readUInt32BE(0);
@@ -31,6 +32,12 @@ export function forAnswer(binding: ResolvedBinding, row: Row): Readonly<Record<s
   for (const name of binding.answerRequired)
     if (!Object.hasOwn(out, name) && isObject(generated) && Object.hasOwn(generated, name)) out[name] = generated[name];
   return out;
+}
+
+/** A record without its write-only fields (a password is stored, never sent back). */
+function withoutHidden(record: Readonly<Record<string, unknown>>, hidden: ReadonlySet<string>): Readonly<Record<string, unknown>> {
+  if (!Object.keys(record).some((name) => hidden.has(name))) return record;
+  return Object.fromEntries(Object.entries(record).filter(([name]) => !hidden.has(name)));
 }
 
 /** The parent path parameters' values of a nested collection (`"1"` under `/users/1/orders`), or undefined. */

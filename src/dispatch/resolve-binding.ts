@@ -44,6 +44,11 @@ export interface ResolvedBinding {
    * another operation of the collection may lack some (GitHub's `/search/users` items need `score`).
    */
   readonly answerRequired: readonly string[];
+  /**
+   * Fields never shown in an answer: those any operation of the collection marks `writeOnly` (a
+   * password written on create is stored, and never sent back; OpenAPI 3.0.3 §4.7.25).
+   */
+  readonly hidden: ReadonlySet<string>;
   /** read/replace/patch/delete: the operation declares a 404 (or `4XX`, or `default`) for a missing record. */
   readonly declaresNotFound: boolean;
   /** patch: the request takes a JSON Patch document (RFC 6902). */
@@ -85,6 +90,7 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
   const itemOp = op.binding.resource === undefined ? undefined : readOperations(model).get(op.binding.resource);
   const writable = op.requestBody ? writableFields(model, op, op.binding.action === 'patch' ? recordPointer : undefined) : undefined;
   const limitSchema = limitParam ? query.find((p) => p.name === limitParam)?.schemaPointer : undefined;
+  const hidden = op.binding.resource === undefined ? NONE : writeOnlyFields(model, op.binding.resource);
   return {
     operation: op,
     document: model.document,
@@ -103,10 +109,11 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
     recordPointer,
     declaresNotFound: op.responses.some((r) => r.status === '404' || r.status === '4XX' || r.status === 'DEFAULT'),
     ownedFields: ownedFieldsOf(model.document, recordPointer, writable, op.binding.idProperty ?? 'id'),
+    hidden,
     answerRequired:
       recordPointer === undefined
         ? []
-        : [...requiredOf(model.document, recordPointer)].filter((name) => name !== (op.binding.idProperty ?? 'id')),
+        : [...requiredOf(model.document, recordPointer)].filter((name) => name !== (op.binding.idProperty ?? 'id') && !hidden.has(name)),
     jsonPatch: op.requestBody?.content.some((m) => m.mediaType === 'application/json-patch+json') ?? false,
   };
 }
@@ -127,7 +134,13 @@ function recordPointerOf(model: ApiModel, op: OperationSpec, pointer: string | u
 }
 
 /** Property names of the schema at `pointer`, through `$ref` and `allOf`; readOnly ones only if asked. */
-export function propertiesOf(document: unknown, pointer: string | undefined, includeReadOnly: boolean, depth = 0): Set<string> {
+export function propertiesOf(
+  document: unknown,
+  pointer: string | undefined,
+  includeReadOnly: boolean,
+  depth = 0,
+  leaveOut?: 'writeOnly',
+): Set<string> {
   const names = new Set<string>();
   if (pointer === undefined || depth > 8) return names;
   const { value, pointer: at } = follow(document, pointer);
@@ -135,13 +148,42 @@ export function propertiesOf(document: unknown, pointer: string | undefined, inc
   if (isObject(value.properties)) {
     for (const name of Object.keys(value.properties)) {
       const prop = follow(document, `${at}/properties/${escapePointerToken(name)}`).value;
-      if (includeReadOnly || !(isObject(prop) && prop.readOnly === true)) names.add(name);
+      const marked = (keyword: string): boolean => isObject(prop) && prop[keyword] === true;
+      if ((includeReadOnly || !marked('readOnly')) && (leaveOut === undefined || !marked(leaveOut))) names.add(name);
     }
   }
   if (Array.isArray(value.allOf)) {
-    value.allOf.forEach((_, i) => propertiesOf(document, `${at}/allOf/${i}`, includeReadOnly, depth + 1).forEach((n) => names.add(n)));
+    value.allOf.forEach((_, i) =>
+      propertiesOf(document, `${at}/allOf/${i}`, includeReadOnly, depth + 1, leaveOut).forEach((n) => names.add(n)),
+    );
   }
   return names;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+const writeOnlyOf = new WeakMap<ApiModel, Map<string, ReadonlySet<string>>>();
+
+/** The `writeOnly` properties of a collection's records, in any of its operations' request or answer schemas; once per model. */
+function writeOnlyFields(model: ApiModel, resource: string): ReadonlySet<string> {
+  let byResource = writeOnlyOf.get(model);
+  if (!byResource) writeOnlyOf.set(model, (byResource = new Map<string, ReadonlySet<string>>()));
+  let found = byResource.get(resource);
+  if (found) return found;
+  const names = new Set<string>();
+  for (const op of model.operations) {
+    if (op.binding.resource !== resource) continue;
+    const pointers = [
+      ...(op.requestBody?.content.map((m) => m.schemaPointer) ?? []),
+      recordPointerOf(model, op, answerMedia(answerResponse(op.responses))?.schemaPointer),
+    ];
+    for (const pointer of pointers) {
+      const all = propertiesOf(model.document, pointer, true);
+      const shown = propertiesOf(model.document, pointer, true, 0, 'writeOnly');
+      for (const name of all) if (!shown.has(name)) names.add(name);
+    }
+  }
+  byResource.set(resource, (found = names.size === 0 ? NONE : names));
+  return found;
 }
 
 /** Fields a client may write: the request schema's, and for a patch the record's too (a JSON Patch body names none). */

@@ -10,7 +10,7 @@ describe.each(EDGES)('records answered under each operation’s own schema throu
   it('fills the required fields an answer needs that the stored records lack, the same on every read', async () => {
     const app = make(await testSandbox({ spec: SPEC, fixtures: null }));
     // The schema requires a readOnly id: required of the answer, not of the request (OpenAPI 3.0.3 §4.7.25).
-    const created = await request(app).post('/users').send({ login: 'ada' });
+    const created = await request(app).post('/users').send({ login: 'ada', password: 's3cret-pass' });
     expect(created.status).toBe(201);
     const empty = await request(app).post('/users').send({});
     expect(empty.status).toBe(400);
@@ -25,5 +25,9 @@ describe.each(EDGES)('records answered under each operation’s own schema throu
     // The record itself is unchanged: the users list shows it as it was written.
     const users = await request(app).get('/users');
     expect((users.body as Record<string, unknown>[]).find((u) => u.login === 'ada')).toEqual(created.body);
+    // The writeOnly password was stored and is never sent back: not on create, read, list or search.
+    const read = await request(app).get(`/users/${String(created.body.id)}`);
+    expect(read.body).toEqual({ id: created.body.id, login: 'ada' });
+    expect(JSON.stringify([created.body, users.body, found.body, read.body])).not.toContain('password');
   });
 });
