@@ -19,7 +19,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * The one place an answer's headers are assembled: every answer, API or admin, success or error,
  * goes through here. The answer's own headers win over the steps'; both Link fields are kept (the
- * answer's `rel="next"` and the operation's `rel="successor-version"`, RFC 8288 §3); every answer
+ * answer's `rel="next"` and the operation's `rel="successor-version"`, RFC 8288 §3), and both
+ * Vary lists; every answer
  * names its request (X-Request-Id), and a body is JSON unless the answer or its negotiated type says otherwise.
  */
 export function answerHeaders(parts: HeaderParts): Record<string, string> {
@@ -27,6 +28,10 @@ export function answerHeaders(parts: HeaderParts): Record<string, string> {
   const stepLink = parts.lifecycle?.link;
   const ownLink = parts.own.link;
   if (stepLink !== undefined && ownLink !== undefined) headers.link = `${ownLink}, ${stepLink}`;
+  // Both Vary lists are kept too (CORS's `Origin`, a forced answer's `Prefer`; RFC 9110 §12.5.5).
+  const corsVary = parts.cors?.vary;
+  const ownVary = parts.own.vary;
+  if (corsVary !== undefined && ownVary !== undefined) headers.vary = `${corsVary}, ${ownVary}`;
   headers['x-request-id'] = parts.requestId;
   if (parts.hasBody && headers['content-type'] === undefined) headers['content-type'] = parts.contentType ?? JSON_TYPE;
   return headers;

@@ -174,7 +174,8 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   if (forced.kind === 'refused') return settle(fail(forced.error), { requestBody });
   const preference = appliedHeader(shaping, forced.applied);
   const ruled = shaping.ruleAnswer ? withRuleAnswer(forced.response, shaping.ruleAnswer) : forced.response;
-  const response = preference === undefined ? ruled : withHeader(ruled, 'preference-applied', preference);
+  // The answer depends on the request's preferences: caches must key on them (RFC 7240 §2).
+  const response = preference === undefined ? ruled : withHeader(withHeader(ruled, 'preference-applied', preference), 'vary', 'Prefer');
   return settle(response, {
     requestBody,
     change: forced.response.change,

@@ -128,6 +128,8 @@ describe.each(EDGES)('Prefer and its aliases, through the $name', ({ make }) => 
     const res = await request(app).get(row.url).set(auth()).set(row.headers);
     expect(res.status).toBe(row.status);
     expect(res.headers['preference-applied']).toBe(row.applied);
+    // Caches must key on the preference when one was applied (RFC 7240 §2).
+    expect(res.headers.vary).toBe(row.applied === undefined ? undefined : 'Prefer');
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.body).toMatchObject(row.body as object);
     // The answer keeps every header the sandbox sends on its operation.
