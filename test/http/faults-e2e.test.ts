@@ -1,8 +1,9 @@
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type RequestListener } from 'node:http';
+import { createServer, request, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { SandboxConfig } from '../../src/config/config.js';
 import type { Sandbox } from '../../src/core/sandbox.js';
+import { observeGet, type Seen } from '../support/observe-get.js';
 import { ADMIN_TOKEN, auth, EDGES, testSandbox, type Edge } from '../support/sandbox.js';
 
 /**
@@ -23,53 +24,8 @@ const AT_LEAST = DELAY - 10;
 /** "At once": far below the 1000 ms delay these answers would have had, far above any slow machine's turnaround. */
 const PROMPTLY = 500;
 
-interface Seen {
-  readonly status: number | undefined;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: Buffer;
-  /** The body arrived whole (as long as Content-Length said). */
-  readonly complete: boolean;
-  readonly error: { readonly code: string | undefined; readonly message: string } | undefined;
-  /** The client gave up (its own timeout) with no answer. */
-  readonly timedOut: boolean;
-  /** From sending the request to the end of the exchange (answer, error or the client's timeout). */
-  readonly elapsedMs: number;
-}
-
-/** One GET with node:http's client (no connection reuse), given up after `timeoutMs`. */
-function get(port: number, path: string, headers: Readonly<Record<string, string>>, timeoutMs = 2000): Promise<Seen> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const chunks: Buffer[] = [];
-    let response: IncomingMessage | undefined;
-    let done = false;
-    const finish = (error: NodeJS.ErrnoException | undefined, timedOut = false): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      req.destroy();
-      resolve({
-        status: response?.statusCode,
-        headers: response?.headers ?? {},
-        body: Buffer.concat(chunks),
-        complete: response?.complete ?? false,
-        error: error && { code: error.code, message: error.message },
-        timedOut,
-        elapsedMs: performance.now() - started,
-      });
-    };
-    const timer = setTimeout(() => finish(undefined, true), timeoutMs);
-    const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
-      response = res;
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => finish(undefined));
-      res.on('error', (error: NodeJS.ErrnoException) => finish(error));
-      res.on('aborted', () => finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => finish(error));
-    req.end();
-  });
-}
+const get = (port: number, path: string, headers: Readonly<Record<string, string>>, timeoutMs = 2000): Promise<Seen> =>
+  observeGet(port, path, headers, timeoutMs);
 
 const json = (seen: Seen): unknown => JSON.parse(seen.body.toString('utf8'));
 

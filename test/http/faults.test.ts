@@ -1,17 +1,10 @@
-import {
-  createServer,
-  request,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type RequestListener,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
 import { createSandboxServer, drain } from '../../src/http/server.js';
 import type { Delivery, SandboxResponse } from '../../src/vocabulary/exchange.js';
+import { observeGet, type Seen } from '../support/observe-get.js';
 import { EDGES } from '../support/sandbox.js';
 
 /**
@@ -53,67 +46,8 @@ async function listen(server: Server): Promise<number> {
 
 const serve = (listener: RequestListener): Promise<number> => listen(createServer(listener));
 
-interface Seen {
-  readonly status: number | undefined;
-  readonly headers: IncomingHttpHeaders | undefined;
-  readonly body: Buffer;
-  /** Body `data` events, one per piece the client's parser handed over. */
-  readonly dataEvents: number;
-  /** The body arrived whole (as long as Content-Length said). */
-  readonly complete: boolean;
-  readonly error: { readonly code: string | undefined; readonly message: string } | undefined;
-  readonly timedOut: boolean;
-  /** From sending the request to the end of the exchange (answer, error or client timeout). */
-  readonly elapsedMs: number;
-  /** From sending the request to the head of the answer. */
-  readonly headMs: number | undefined;
-  /** From sending the request to each body piece. */
-  readonly pieceMs: readonly number[];
-}
-
-/** One GET with node:http's client (no connection reuse), up to `timeoutMs`. */
-function httpGet(port: number, timeoutMs = 2000): Promise<Seen> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const chunks: Buffer[] = [];
-    const pieceMs: number[] = [];
-    let response: IncomingMessage | undefined;
-    let headMs: number | undefined;
-    let done = false;
-    const finish = (error: NodeJS.ErrnoException | undefined, timedOut = false): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      req.destroy();
-      resolve({
-        status: response?.statusCode,
-        headers: response?.headers,
-        body: Buffer.concat(chunks),
-        dataEvents: chunks.length,
-        complete: response?.complete ?? false,
-        error: error && { code: error.code, message: error.message },
-        timedOut,
-        elapsedMs: performance.now() - started,
-        headMs,
-        pieceMs,
-      });
-    };
-    const timer = setTimeout(() => finish(undefined, true), timeoutMs);
-    const req = request({ host: '127.0.0.1', port, path: '/v1/pets/1', agent: false }, (res) => {
-      response = res;
-      headMs = performance.now() - started;
-      res.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        pieceMs.push(performance.now() - started);
-      });
-      res.on('end', () => finish(undefined));
-      res.on('error', (error: NodeJS.ErrnoException) => finish(error));
-      res.on('aborted', () => finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => finish(error));
-    req.end();
-  });
-}
+/** One GET of the stub's answer. */
+const httpGet = (port: number, timeoutMs = 2000): Promise<Seen> => observeGet(port, '/v1/pets/1', {}, timeoutMs);
 
 interface RawSeen {
   readonly bytes: Buffer;
