@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from './key-registry.js';
 
 /** A token minted by the token endpoint: it stands for its client's key until it expires. */
@@ -16,7 +16,7 @@ export type TokenRead =
 /** Past this many live tokens, expired ones are swept on the next mint, so memory stays bounded by use. */
 const SWEEP_ABOVE = 10_000;
 
-const digestOf = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+const digestOf = (token: string): string => hash('sha256', token, 'hex');
 
 /**
  * Access tokens minted by the token endpoint (RFC 6749 §4.4), held only as SHA-256 digests. A
