@@ -28,15 +28,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
   if (action === 'mock' || resource === undefined) return ctx.generatedAnswer();
   const { store, workspace } = ctx;
   const scope = scopeOf(binding, input.path);
-  const answer = (status: number, body: unknown, headers: Record<string, string> = {}): SandboxResponse =>
-    binding.mediaType === undefined || status === 204
-      ? { status, headers }
-      : { status, headers: binding.mediaType === 'application/json' ? headers : { ...headers, 'content-type': binding.mediaType }, body };
-  const changed = (response: SandboxResponse, verb: string, id: number): Responded => ({
-    ...response,
-    change: `${verb} ${resource}/${id}`,
-  });
-  if (action === 'list') return list(binding, input, ctx, scope, answer);
+  if (action === 'list') return list(binding, input, ctx, scope);
   if (action === 'create') {
     const record = completeRecord(binding.document, binding, pick(input.body, binding.writable));
     // A record the answer's schema cannot describe is not stored: the document answers instead.
@@ -44,29 +36,21 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     const row = await store.create(workspace, resource, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
     const headers: Record<string, string> = {};
     if (binding.itemPath) headers.location = ctx.basePath + itemUrl(binding, input.path, row.id);
-    return changed(answer(binding.successStatus, forAnswer(binding, row), headers), 'created', row.id);
+    return changed(answer(binding, binding.successStatus, forAnswer(binding, row), headers), `created ${resource}/${row.id}`);
   }
   const id = Number(binding.idParam === undefined ? NaN : input.path[binding.idParam]);
   // A miss is a 404 where the document says one can happen. Where it declares no 404 (nor `4XX`
   // nor `default`), the sandbox does not invent one: a replace stores the record under that id (PUT
   // creates, RFC 9110 §9.3.4), and a read, a delete or a patch is answered from the document.
-  const notFound = (): SandboxResponse =>
-    binding.declaresNotFound
-      ? {
-          status: 404,
-          headers: {},
-          body: errorBody('resource_not_found', `No ${resource} record has id ${String(input.path[binding.idParam ?? ''])}`),
-        }
-      : ctx.generatedAnswer();
   // A nested record is found only under its own parent (its scope never changes, ids are never reused).
   const current = await store.get(workspace, resource, id);
   if (current.kind === 'not-found' && action === 'replace' && !binding.declaresNotFound && Number.isSafeInteger(id) && id > 0) {
     const record = completeRecord(binding.document, binding, pick(input.body, binding.writable));
     if (record === undefined) return ctx.generatedAnswer();
     const row = await store.put(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
-    return changed(answer(binding.successStatus, forAnswer(binding, row)), 'created', row.id);
+    return changed(answer(binding, binding.successStatus, forAnswer(binding, row)), `created ${resource}/${row.id}`);
   }
-  if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound();
+  if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound(binding, resource, input, ctx);
   let found: Lookup;
   if (action === 'read') found = current;
   else if (action === 'delete') found = await store.delete(workspace, resource, id);
@@ -83,20 +67,36 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
       if (!outcome.ok) return undefined;
       return scope === undefined ? outcome.fields : { ...outcome.fields, [SCOPE_FIELD]: scope };
     });
-    if (updated.kind === 'refused') return refusal ?? notFound();
+    if (updated.kind === 'refused') return refusal ?? notFound(binding, resource, input, ctx);
     found = updated;
   }
-  if (found.kind === 'not-found') return notFound();
-  const answered = answer(binding.successStatus, forAnswer(binding, found.row));
-  return action === 'read' ? answered : changed(answered, PAST[action], id);
+  if (found.kind === 'not-found') return notFound(binding, resource, input, ctx);
+  const answered = answer(binding, binding.successStatus, forAnswer(binding, found.row));
+  return action === 'read' ? answered : changed(answered, `${PAST[action]} ${resource}/${id}`);
 }
+
+/** The operation's answer: its body in the operation's media type, none on a 204 or where it declares none. */
+function answer(binding: ResolvedBinding, status: number, body: unknown, headers: Record<string, string> = {}): SandboxResponse {
+  const { mediaType } = binding;
+  if (mediaType === undefined || status === 204) return { status, headers };
+  return { status, headers: mediaType === 'application/json' ? headers : { ...headers, 'content-type': mediaType }, body };
+}
+
+/** A miss: a 404 where the document declares one, else the document's own answer. */
+function notFound(binding: ResolvedBinding, resource: string, input: ValidInput, ctx: DispatchContext): SandboxResponse {
+  if (!binding.declaresNotFound) return ctx.generatedAnswer();
+  const id = String(input.path[binding.idParam ?? '']);
+  return { status: 404, headers: {}, body: errorBody('resource_not_found', `No ${resource} record has id ${id}`) };
+}
+
+/** An answer that changed the store, with the change as the journal names it (`created pets/17`). */
+const changed = (response: SandboxResponse, change: string): Responded => ({ ...response, change });
 
 async function list(
   binding: ResolvedBinding,
   input: ValidInput,
   ctx: DispatchContext,
   scope: string | undefined,
-  answer: (status: number, body: unknown, headers?: Record<string, string>) => SandboxResponse,
 ): Promise<SandboxResponse> {
   const limit = binding.limitParam ? (input.query[binding.limitParam] as number | undefined) : undefined;
   const rawAfter = binding.afterParam ? input.query[binding.afterParam] : undefined;
@@ -121,10 +121,12 @@ async function list(
   const headers: Record<string, string> = {};
   const next = page.nextAfter !== undefined && binding.afterParam ? nextUrl(ctx, binding, input.path, page.nextAfter) : undefined;
   if (next !== undefined) headers.link = `<${next}>; rel="next"`;
-  const items = page.items.map((row) => forAnswer(binding, row));
-  if (!envelope) return answer(binding.successStatus, items, headers);
+  const items: Readonly<Record<string, unknown>>[] = [];
+  for (const row of page.items) items.push(forAnswer(binding, row));
+  if (!envelope) return answer(binding, binding.successStatus, items, headers);
   const base = ctx.generatedAnswer().body;
   return answer(
+    binding,
     binding.successStatus,
     wrapPage(envelope, base, { items, nextAfter: page.nextAfter, nextUrl: next, total: page.total }),
     headers,

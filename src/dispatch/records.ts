@@ -25,13 +25,19 @@ export function forAnswer(binding: ResolvedBinding, row: Row): Readonly<Record<s
   const presented =
     binding.hidden.size === 0 ? present(row, binding.idProperty) : withoutHidden(present(row, binding.idProperty), binding.hidden);
   const pointer = binding.recordPointer;
-  if (pointer === undefined || binding.answerRequired.every((name) => Object.hasOwn(presented, name))) return presented;
+  if (pointer === undefined || hasAll(presented, binding.answerRequired)) return presented;
   const seed = createHash('sha256').update(`${binding.operation.id}:${row.id}`).digest().readUInt32BE(0);
   const generated = fakeFromSchema(binding.document, pointer, seededFaker(seed, new Date('2026-01-01T00:00:00Z')));
   const out: Record<string, unknown> = { ...presented };
   for (const name of binding.answerRequired)
     if (!Object.hasOwn(out, name) && isObject(generated) && Object.hasOwn(generated, name)) out[name] = generated[name];
   return out;
+}
+
+/** Whether a record has every one of these fields (a loop: it runs for every record of every page). */
+function hasAll(record: Readonly<Record<string, unknown>>, names: readonly string[]): boolean {
+  for (const name of names) if (!Object.hasOwn(record, name)) return false;
+  return true;
 }
 
 /** A record without its write-only fields (a password is stored, never sent back). */

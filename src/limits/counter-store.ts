@@ -41,6 +41,7 @@ export type TakeOutcome =
  * check every window against its limit, and count the request in all of them, or record the
  * refusal. It may answer asynchronously, so a shared store (Redis with one server-side script, say)
  * can fulfil it for several replicas; the in-memory store below, the default, answers at once.
+ * The state in a `take` outcome may be the store's live record: read it at once, never keep it.
  */
 export interface CounterStore {
   take(client: string, policy: LimitPolicy, nowMs: number): Awaitable<TakeOutcome>;
@@ -51,9 +52,15 @@ export interface CounterStore {
 
 const MINUTE = WINDOWS[0].lengthMs;
 
+/** A window's count, changed in place (a client's entry lives long; fresh objects per request would be promoted garbage). */
+interface Count {
+  start: number;
+  count: number;
+}
+
 interface Entry {
-  windows: WindowCount[];
-  refusals: WindowCount;
+  readonly windows: Count[];
+  readonly refusals: Count;
   bannedUntil: number;
 }
 
@@ -76,22 +83,23 @@ export class MemoryCounterStore implements CounterStore {
     return Promise.resolve(snapshot(this.current(client, nowMs, false)));
   }
 
+  /** The state in the outcome is the client's live entry: read it before the next `take`. */
   take(client: string, policy: LimitPolicy, nowMs: number): TakeOutcome {
     const entry = this.current(client, nowMs, true);
-    let kind: TakeOutcome['kind'];
-    if (entry.bannedUntil > nowMs) kind = 'banned';
-    else if (entry.windows.every((w, i) => w.count < (policy.limits[i] ?? Infinity))) {
-      entry.windows = entry.windows.map((w) => ({ start: w.start, count: w.count + 1 }));
-      kind = 'admitted';
-    } else {
-      entry.refusals = { start: entry.refusals.start, count: entry.refusals.count + 1 };
-      if (entry.refusals.count >= policy.banThreshold) {
-        entry.bannedUntil = nowMs + policy.banMs;
-        entry.refusals = { start: entry.refusals.start, count: 0 };
-      }
-      kind = 'refused';
+    const { windows, refusals } = entry;
+    if (entry.bannedUntil > nowMs) return { kind: 'banned', state: entry };
+    let room = true;
+    for (let i = 0; i < windows.length; i++) if ((windows[i] as Count).count >= (policy.limits[i] ?? Infinity)) room = false;
+    if (room) {
+      for (const window of windows) window.count++;
+      return { kind: 'admitted', state: entry };
     }
-    return { kind, state: snapshot(entry) };
+    refusals.count++;
+    if (refusals.count >= policy.banThreshold) {
+      entry.bannedUntil = nowMs + policy.banMs;
+      refusals.count = 0;
+    }
+    return { kind: 'refused', state: entry };
   }
 
   reset(): Promise<void> {
@@ -102,16 +110,26 @@ export class MemoryCounterStore implements CounterStore {
   /** The client's entry with windows rolled forward to `nowMs`; moved to the recent end of the map. */
   private current(client: string, nowMs: number, create: boolean): Entry {
     if (++this.operations % 1024 === 0) this.sweep(nowMs);
-    const starts = WINDOWS.map((w) => windowStart(nowMs, w.lengthMs));
     const minute = windowStart(nowMs, MINUTE);
     let entry = this.entries.get(client);
     if (entry) {
-      entry.windows = entry.windows.map((w, i) => (w.start === starts[i] ? w : { start: starts[i] as number, count: 0 }));
-      if (entry.refusals.start !== minute) entry.refusals = { start: minute, count: 0 };
+      for (let i = 0; i < WINDOWS.length; i++) {
+        const window = entry.windows[i] as Count;
+        const start = windowStart(nowMs, WINDOWS[i]?.lengthMs ?? MINUTE);
+        if (window.start !== start) {
+          window.start = start;
+          window.count = 0;
+        }
+      }
+      if (entry.refusals.start !== minute) {
+        entry.refusals.start = minute;
+        entry.refusals.count = 0;
+      }
       if (entry.bannedUntil <= nowMs) entry.bannedUntil = 0;
       if (create) this.entries.delete(client);
     } else {
-      entry = { windows: starts.map((start) => ({ start, count: 0 })), refusals: { start: minute, count: 0 }, bannedUntil: 0 };
+      const windows = WINDOWS.map((w) => ({ start: windowStart(nowMs, w.lengthMs), count: 0 }));
+      entry = { windows, refusals: { start: minute, count: 0 }, bannedUntil: 0 };
     }
     if (!create) return entry;
     this.entries.set(client, entry);
@@ -138,4 +156,9 @@ export class MemoryCounterStore implements CounterStore {
   }
 }
 
-const snapshot = (entry: Entry): ClientState => ({ windows: [...entry.windows], refusals: entry.refusals, bannedUntil: entry.bannedUntil });
+/** A copy of an entry, for a reader that keeps it (the live entry changes with every request). */
+const snapshot = (entry: Entry): ClientState => ({
+  windows: entry.windows.map((w) => ({ start: w.start, count: w.count })),
+  refusals: { start: entry.refusals.start, count: entry.refusals.count },
+  bannedUntil: entry.bannedUntil,
+});

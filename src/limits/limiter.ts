@@ -144,14 +144,19 @@ export class Limiter {
    */
   private headers(plan: CompiledPlan, state: ClientState, now: number, bannedUntil?: number): Record<string, string> {
     const limits = plan.policy.limits;
+    // The window with the fewest requests left; a loop, as this runs on every request.
     let pick = 0;
-    const remaining = WINDOWS.map((_, i) => Math.max(0, (limits[i] ?? 0) - (state.windows[i]?.count ?? 0)));
-    remaining.forEach((r, i) => {
-      if (r < (remaining[pick] ?? Infinity)) pick = i;
-    });
+    let fewest = Infinity;
+    for (let i = 0; i < WINDOWS.length; i++) {
+      const remaining = Math.max(0, (limits[i] ?? 0) - (state.windows[i]?.count ?? 0));
+      if (remaining < fewest) {
+        fewest = remaining;
+        pick = i;
+      }
+    }
     const window = WINDOWS[pick] ?? WINDOWS[0];
     const resetMs = bannedUntil ?? (state.windows[pick]?.start ?? now) + window.lengthMs;
-    const left = bannedUntil === undefined ? (remaining[pick] ?? 0) : 0;
+    const left = bannedUntil === undefined ? fewest : 0;
     return {
       'x-ratelimit-limit': String(limits[pick] ?? 0),
       'x-ratelimit-remaining': String(left),

@@ -33,8 +33,13 @@ export function firstAfter(rows: readonly Row[], after: number | undefined): num
   return lo;
 }
 
-const matches = (row: Row, filters: PageQuery['filters']): boolean =>
-  filters.every(([field, wanted]) => (Array.isArray(wanted) ? wanted.includes(row[field]) : row[field] === wanted));
+/** Whether a row passes every filter. A plain loop: it runs for each row scanned, and a callback taking a destructured pair allocated on every call. */
+function matches(row: Row, filters: PageQuery['filters']): boolean {
+  for (const [field, wanted] of filters) {
+    if (Array.isArray(wanted) ? !wanted.includes(row[field]) : row[field] !== wanted) return false;
+  }
+  return true;
+}
 
 /**
  * One page of the rows that pass the filters. The cost is the rows skipped by the filters plus the

@@ -15,8 +15,21 @@ export type MediaMatch =
     }
   | { readonly ok: false; readonly message: string };
 
+const essences = new Map<string, string>();
+/** Most media types whose essence is remembered: what clients send is a handful, what an attacker sends is not. */
+const ESSENCES_KEPT = 256;
+
 /** A media type without its parameters, in lower case: `application/json;charset=utf-8` → `application/json`. */
-export const essence = (mediaType: string): string => (mediaType.split(';')[0] ?? '').trim().toLowerCase();
+export function essence(mediaType: string): string {
+  // Read on every request with a body or an Accept header, a few times over: worked out once per type.
+  let known = essences.get(mediaType);
+  if (known === undefined) {
+    known = (mediaType.split(';')[0] ?? '').trim().toLowerCase();
+    if (essences.size >= ESSENCES_KEPT) essences.clear();
+    essences.set(mediaType, known);
+  }
+  return known;
+}
 
 /** JSON, and every structured-syntax `+json` type (RFC 6839 §3.1): `application/vnd.api+json`, `application/problem+json`. */
 export const isJsonType = (type: string): boolean => {
