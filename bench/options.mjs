@@ -1,4 +1,6 @@
 // The run's settings, from the environment (and `--quick` on the command line).
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The package root (bench/..), so the harness runs from any working directory. */
@@ -16,6 +18,7 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
  * @property {number} startTimeout   seconds a server may take to give its first answer
  * @property {number} retries        measure a load run again up to this often when other processes disturbed it
  * @property {number} quietWait      seconds to wait, before each start and load run, for other processes to leave the CPU
+ * @property {string | null} baseline  another built checkout of understudy to run beside this one (BENCH_BASELINE=dir)
  */
 
 /** @param {string | undefined} raw @param {number} fallback @param {string} name */
@@ -34,6 +37,9 @@ export function readOptions(env = process.env, argv = process.argv.slice(2)) {
     : quick
       ? [100, 100_000]
       : [100, 100_000, 1_000_000];
+  const baseline = env.BENCH_BASELINE ? resolve(env.BENCH_BASELINE) : null;
+  if (baseline && !existsSync(join(baseline, 'dist/cli/main.js')))
+    throw new Error(`BENCH_BASELINE must be a built checkout of understudy (with dist/cli/main.js), not "${env.BENCH_BASELINE}"`);
   if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1))
     throw new Error(`BENCH_SIZES must be whole numbers >= 1, not "${env.BENCH_SIZES}"`);
   return {
@@ -47,5 +53,6 @@ export function readOptions(env = process.env, argv = process.argv.slice(2)) {
     startTimeout: seconds(env.BENCH_START_TIMEOUT, 300, 'BENCH_START_TIMEOUT'),
     quietWait: env.BENCH_QUIET_WAIT === '0' ? 0 : seconds(env.BENCH_QUIET_WAIT, quick ? 0 : 60, 'BENCH_QUIET_WAIT'),
     retries: env.BENCH_RETRIES === '0' ? 0 : Math.round(seconds(env.BENCH_RETRIES, quick ? 0 : 2, 'BENCH_RETRIES')),
+    baseline,
   };
 }

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { foreignCpu, waitForQuiet } from './machine.mjs';
 import { measureLoad } from './measure.mjs';
@@ -14,7 +14,17 @@ import { readOptions, ROOT } from './options.mjs';
 import { freePort, logTail, memoryOf, sampleRss, startServer, stopServer, timeToFirstAnswer } from './processes.mjs';
 import { addRatios, formatTable, writeResults } from './report.mjs';
 import { SCENARIOS, storeSizeScenarios } from './scenarios.mjs';
-import { BASELINES, BENCH_KEY, DOCUMENT_TARGETS, GITHUB, GITHUB_VERSION, PRISM_VERSION, storeSizeTarget, TARGETS } from './targets.mjs';
+import {
+  baselineTarget,
+  BASELINES,
+  BENCH_KEY,
+  DOCUMENT_TARGETS,
+  GITHUB,
+  GITHUB_VERSION,
+  PRISM_VERSION,
+  storeSizeTarget,
+  TARGETS,
+} from './targets.mjs';
 
 const require = createRequire(import.meta.url);
 const log = (/** @type {string} */ message) => process.stderr.write(`bench: ${message}\n`);
@@ -136,10 +146,20 @@ async function quiet(options, what) {
 }
 let quietWaited = 0;
 
+/** @param {string[]} args @param {string} cwd */
+const git = (args, cwd = ROOT) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+
+/** The short commit of another checkout, or its directory's name when it is not a git checkout. @param {string} dir */
+function revisionOf(dir) {
+  try {
+    return git(['rev-parse', '--short', 'HEAD'], dir);
+  } catch {
+    return basename(dir);
+  }
+}
+
 /** The commit the measured build came from, and whether src/ had changes on top of it. */
 function sourceOf() {
-  const git = (/** @type {string[]} */ args) =>
-    execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     return { commit: git(['rev-parse', 'HEAD']), srcChanged: git(['status', '--porcelain', '--', 'src']) !== '' };
   } catch {
@@ -229,7 +249,10 @@ async function main() {
   );
 
   const compare = [];
-  for (const target of TARGETS.filter((t) => !options.targets || options.targets.includes(t.id))) {
+  const targets = options.baseline
+    ? [TARGETS[0], baselineTarget(options.baseline, revisionOf(options.baseline)), ...TARGETS.slice(1)]
+    : TARGETS;
+  for (const target of targets.filter((t) => !options.targets || options.targets.includes(t.id))) {
     compare.push(await benchTarget(target, SCENARIOS, options));
   }
 

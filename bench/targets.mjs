@@ -32,8 +32,8 @@ export const BENCH_KEY = 'bench-unlimited';
 
 /** Understudy on the Pet Store, every feature on. @param {string} config @param {string[]} extra @returns {(port: number) => string[]} */
 const sandboxArgs =
-  (config, extra = []) =>
-  (port) => ['--max-semi-space-size=4', SANDBOX_CLI, '--config', config, '--port', String(port), ...extra];
+  (config, extra = [], cli = SANDBOX_CLI) =>
+  (port) => ['--max-semi-space-size=4', cli, '--config', config, '--port', String(port), ...extra];
 /** @param {string} document @param {string[]} extra @returns {(port: number) => string[]} */
 const prismArgs =
   (document, extra = []) =>
@@ -83,6 +83,22 @@ export const TARGETS = [
     args: (port) => [CEILING, '--port', String(port)],
   },
 ];
+
+/**
+ * Another build of understudy (BENCH_BASELINE: a checkout with `dist/`), with this checkout's
+ * bench config, measured in the same run: a change's cost, before against after, on the same
+ * machine under the same conditions. @param {string} dir @param {string} revision @returns {Target}
+ */
+export function baselineTarget(dir, revision) {
+  return {
+    id: 'understudy-baseline',
+    label: `understudy at ${revision}`,
+    command: `understudy at ${revision} --config bench/sandbox.yaml (log: info)`,
+    basePath: '/v1',
+    constant: false,
+    args: sandboxArgs(BENCH_CONFIG, [], join(dir, 'dist/cli/main.js')),
+  };
+}
 
 /** The baselines every figure is divided by. */
 export const BASELINES = /** @type {const} */ (['prism-fast', 'ceiling']);
