@@ -12,6 +12,8 @@ import { journalHandlers, type JournalCapability } from './journal-handlers.js';
 import { namedKey } from './named-key.js';
 import { eventLoopDelayMs } from './process-metrics.js';
 import { ruleHandlers } from './rule-handlers.js';
+import { workspaceHandlers } from './workspace-handlers.js';
+import type { Workspaces } from '../workspaces/workspaces.js';
 
 /** What the admin handlers act on, and nothing more. */
 export interface AdminCapabilities {
@@ -25,6 +27,8 @@ export interface AdminCapabilities {
   readonly journal: JournalCapability;
   /** The admin rules: created, listed, read, deleted and cleared. */
   readonly rules: Pick<RuleStore, 'add' | 'list' | 'get' | 'remove' | 'clear' | 'size'>;
+  /** The workspaces: new keys get one, and each is listed, reset, deleted and has its clock moved. */
+  readonly workspaces: Workspaces;
   /** The served API's current generation, which rules are checked against. */
   readonly api: () => Generation;
   /** API requests being answered right now. */
@@ -54,17 +58,21 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
       const { advanceSeconds } = input.body as { readonly advanceSeconds: number };
       return Promise.resolve(ok({ now: unixSeconds(clock.advance(advanceSeconds * 1000)) }));
     },
-    issueKey: (input) => {
-      const { plan } = input.body as { readonly plan: string };
-      if (!c.plans.includes(plan)) {
-        const plans = c.plans.join(', ');
-        const error = errorBody('validation_failed', `plan must be one of ${plans}`, [
-          { location: 'body.plan', message: `must be one of ${plans}` },
-        ]);
-        return Promise.resolve({ status: error.status, headers: {}, body: error });
+    issueKey: async (input) => {
+      const { plan, workspace: named } = input.body as { readonly plan: string; readonly workspace?: string };
+      const plans = c.plans.join(', ');
+      const problems = [
+        ...(c.plans.includes(plan) ? [] : [{ location: 'body.plan', message: `must be one of ${plans}` }]),
+        ...(named === undefined || c.workspaces.has(named) ? [] : [{ location: 'body.workspace', message: 'no workspace has this id' }]),
+      ];
+      if (problems.length > 0) {
+        const error = errorBody('validation_failed', `Invalid key request: ${problems.map((p) => p.location).join(', ')}`, problems);
+        return { status: error.status, headers: {}, body: error };
       }
-      const issued = c.keys.issue(plan);
-      return Promise.resolve(ok({ key: issued.key, plan, id: issued.record.id }, 201));
+      // Without a workspace named, the key gets a private one of its own.
+      const workspace = named ?? (await c.workspaces.create());
+      const issued = c.keys.issue(plan, workspace);
+      return ok({ key: issued.key, plan, id: issued.record.id, workspace }, 201);
     },
     inspectKey: async (input) => {
       const presented = input.path.key as string;
@@ -90,5 +98,6 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
     },
     ...journalHandlers(c),
     ...ruleHandlers(c),
+    ...workspaceHandlers(c.workspaces),
   };
 }

@@ -96,6 +96,7 @@ export function journalHandlers(c: JournalHandlerCapabilities): Readonly<Record<
       ...(text('path') === undefined ? {} : { path: text('path') }),
       ...(status === undefined ? {} : { status }),
       ...(text('key') === undefined ? {} : { key: text('key') }),
+      ...(text('workspace') === undefined ? {} : { workspace: text('workspace') }),
     };
     const result = compiled(pattern, 'query');
     return result.ok ? { ok: true, value: { pattern: result.value, since: sinceMs } } : result;
@@ -127,7 +128,8 @@ export function journalHandlers(c: JournalHandlerCapabilities): Readonly<Record<
 
     clearRequests: (input) => {
       const key = input.query.key as string | undefined;
-      return Promise.resolve(ok({ removed: c.journal.clear(key === undefined ? undefined : keyId(key)) }));
+      const workspace = input.query.workspace as string | undefined;
+      return Promise.resolve(ok({ removed: c.journal.clear({ keyId: key === undefined ? undefined : keyId(key), workspace }) }));
     },
 
     streamRequests: (input) => {

@@ -7,6 +7,7 @@ import { MAX_RULES, type RuleStore } from '../rules/rule-store.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody, type Violation } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
+import type { Workspaces } from '../workspaces/workspaces.js';
 import { namedKey } from './named-key.js';
 
 /** What the rule handlers use: the rules, the served API's current generation (to check rules against), the keys. */
@@ -15,6 +16,8 @@ export interface RuleHandlerCapabilities {
   /** The served API (not the admin API): rules name its operations, statuses and examples. */
   readonly api: () => Generation;
   readonly keys: Pick<KeyRegistry, 'find' | 'byId'>;
+  /** Rules may be scoped to a workspace that exists. */
+  readonly workspaces: Pick<Workspaces, 'has'>;
 }
 
 type Handler = (input: ValidInput) => Promise<SandboxResponse>;
@@ -40,6 +43,7 @@ export function ruleHandlers(c: RuleHandlerCapabilities): Readonly<Record<string
         return route.kind === 'found' ? [route.operation.operation] : [];
       }),
     keyId: (given) => namedKey(c.keys, given)?.id,
+    hasWorkspace: (id) => c.workspaces.has(id),
   });
   const missing = (id: string): SandboxResponse =>
     fail(errorBody('resource_not_found', `No rule ${id}: it was deleted, used up (times), or cleared by a reset`));

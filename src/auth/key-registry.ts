@@ -35,7 +35,7 @@ export class KeyRegistry {
     this.byDigest.clear();
     this.byBasic.clear();
     for (const configured of this.initial) {
-      const record = this.add(configured.key, configured.plan, DEFAULT_WORKSPACE, configured.scopes);
+      const record = this.add(configured.key, configured.plan, configured.workspace ?? DEFAULT_WORKSPACE, configured.scopes);
       if (configured.username !== undefined && configured.password !== undefined) {
         this.byBasic.set(digest(`${configured.username}:${configured.password}`), record);
       }
@@ -50,10 +50,27 @@ export class KeyRegistry {
     return record;
   }
 
-  /** Issues a fresh random key on a plan. */
-  issue(plan: string): { readonly key: string; readonly record: ApiKeyRecord } {
+  /** Issues a fresh random key on a plan, working in a workspace (the shared default one when none is named). */
+  issue(plan: string, workspace: string = DEFAULT_WORKSPACE): { readonly key: string; readonly record: ApiKeyRecord } {
     const key = `sk_${plan}_${randomBytes(18).toString('base64url')}`;
-    return { key, record: this.add(key, plan) };
+    return { key, record: this.add(key, plan, workspace) };
+  }
+
+  /** The keys working in a workspace. */
+  inWorkspace(workspace: string): ApiKeyRecord[] {
+    return [...this.byDigest.values()].filter((record) => record.workspace === workspace);
+  }
+
+  /** Revokes every key working in a workspace (it was removed); answers their ids. */
+  revokeWorkspace(workspace: string): string[] {
+    const revoked: string[] = [];
+    for (const [d, record] of this.byDigest) {
+      if (record.workspace !== workspace) continue;
+      this.byDigest.delete(d);
+      revoked.push(record.id);
+    }
+    for (const [d, record] of this.byBasic) if (record.workspace === workspace) this.byBasic.delete(d);
+    return revoked;
   }
 
   /** The record with this safe id (`key_…`), for the admin API. */

@@ -86,8 +86,9 @@ async function main(): Promise<number> {
     process.stderr.write(`understudy: cannot start: ${(error as Error).message}\n`);
     return 1;
   }
-  const { log } = requestLogger(config.log.level);
+  const { log, logger } = requestLogger(config.log.level);
   sandbox.onExchange(log);
+  sandbox.onNotice((notice) => logger[notice.level](notice.message));
   const server = createSandboxServer(sandbox);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -9,16 +9,21 @@ export interface Clock {
 }
 
 export class SandboxClock implements Clock {
-  private offsetMs = 0;
-
   /**
    * @param source where time comes from; the system clock by default.
    * @param frozenAt when set, the clock stands still at this instant and moves only by `advance`.
+   * @param offsetMs how far it starts from its source (a workspace's clock starts where the shared one stands).
    */
   constructor(
     private readonly source: () => number = Date.now,
     private readonly frozenAt?: number,
+    private offsetMs = 0,
   ) {}
+
+  /** How far the clock has been moved from its source, in ms. */
+  get offset(): number {
+    return this.offsetMs;
+  }
 
   now(): number {
     return (this.frozenAt ?? this.source()) + this.offsetMs;

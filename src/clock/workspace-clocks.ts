@@ -2,25 +2,57 @@ import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { SandboxClock } from './clock.js';
 
 /**
- * The clock of each workspace. Rate windows, bans and sunsets of a request read its workspace's
- * clock. Today there is one workspace, so one clock; asking for another workspace is a bug.
+ * The clock of each workspace. Rate windows, bans, sunsets and record timestamps of a request read
+ * its workspace's clock. Every workspace follows the shared clock (the default workspace's, moved by
+ * `POST /__sandbox/clock`) until its own clock is moved: from then on it keeps its own offset, and
+ * moving the shared clock no longer moves it. Forgetting a workspace's clock makes it follow again.
  */
 export class WorkspaceClocks {
-  private readonly clocks: ReadonlyMap<string, SandboxClock>;
+  private readonly shared: SandboxClock;
+  private readonly own = new Map<string, SandboxClock>();
 
   /** @see SandboxClock for `source` and `frozenAt`. */
-  constructor(source: () => number, frozenAt: number | undefined) {
-    this.clocks = new Map([[DEFAULT_WORKSPACE, new SandboxClock(source, frozenAt)]]);
+  constructor(
+    private readonly source: () => number,
+    private readonly frozenAt: number | undefined,
+  ) {
+    this.shared = new SandboxClock(source, frozenAt);
   }
 
+  /** The clock a workspace reads (one Map lookup: this runs on every request). */
   of(workspace: string): SandboxClock {
-    const clock = this.clocks.get(workspace);
-    if (!clock) throw new Error(`unknown workspace ${workspace}`);
-    return clock;
+    return this.own.get(workspace) ?? this.shared;
   }
 
-  /** Every clock back to its source's time. */
+  /** Whether the workspace follows the shared clock (it has never been moved on its own since it was last forgotten). */
+  follows(workspace: string): boolean {
+    return !this.own.has(workspace);
+  }
+
+  /**
+   * Moves one workspace's clock by `ms` and answers its new time. The default workspace's clock is
+   * the shared one, so moving it moves every workspace that follows it; any other workspace gets
+   * a clock of its own, starting where the shared one stands.
+   */
+  advance(workspace: string, ms: number): number {
+    if (workspace === DEFAULT_WORKSPACE) return this.shared.advance(ms);
+    let clock = this.own.get(workspace);
+    if (!clock) {
+      clock = new SandboxClock(this.source, this.frozenAt, this.shared.offset);
+      this.own.set(workspace, clock);
+    }
+    return clock.advance(ms);
+  }
+
+  /** The workspace's clock back to following the shared one (the default workspace's: back to its source). */
+  forget(workspace: string): void {
+    if (workspace === DEFAULT_WORKSPACE) this.shared.reset();
+    else this.own.delete(workspace);
+  }
+
+  /** Every clock back to its source's time; every workspace follows the shared clock again. */
   reset(): void {
-    for (const clock of this.clocks.values()) clock.reset();
+    this.shared.reset();
+    this.own.clear();
   }
 }

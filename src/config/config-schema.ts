@@ -32,6 +32,8 @@ export const CONFIG_SCHEMA = {
         properties: {
           key: { type: 'string', pattern: '^[A-Za-z0-9._~+/-]+=*$' },
           plan: { type: 'string' },
+          // A workspace id: letters, digits, `_` and `-` (it appears in admin paths).
+          workspace: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
           // A scope-token (RFC 6749 §3.3): printable ASCII without space, double quote or backslash.
           scopes: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$' } },
           // HTTP basic (RFC 7617 §2): no control characters; no colon in the user-id.
@@ -59,6 +61,7 @@ export const CONFIG_SCHEMA = {
     cors: { type: 'object', additionalProperties: false, properties: { origins: { type: 'array', items: { type: 'string' } } } },
     log: { type: 'object', additionalProperties: false, properties: { level: { enum: ['silent', 'error', 'warn', 'info', 'debug'] } } },
     journalSize: count,
+    maxWorkspaces: { type: 'integer', minimum: 1 },
     faults: {
       type: 'object',
       additionalProperties: false,

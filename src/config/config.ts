@@ -38,6 +38,8 @@ export interface SandboxConfig {
   readonly log: { readonly level: 'silent' | 'error' | 'warn' | 'info' | 'debug' };
   /** How many recent requests the admin API's journal keeps. */
   readonly journalSize: number;
+  /** Most workspaces held at once; past it the least recently used one is evicted (never the default one nor one the config names). */
+  readonly maxWorkspaces: number;
   /**
    * Latency and faults: the defaults for every operation (below admin rules and document extensions),
    * whether clients may choose their own (`Prefer: delay=`, `fault=`), and the caps on every source.
@@ -57,4 +59,6 @@ export interface KeyConfig {
   readonly scopes?: readonly string[];
   readonly username?: string;
   readonly password?: string;
+  /** The workspace the key works in (created at start); absent: the shared default workspace. */
+  readonly workspace?: string;
 }

@@ -34,5 +34,6 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   cors: { origins: ['*'] },
   log: { level: 'info' },
   journalSize: 1000,
+  maxWorkspaces: 1000,
   faults: { allowClientChoice: true, timeoutCapMs: 30_000, maxDelayMs: 30_000, latency: null, faults: [] },
 };

@@ -30,7 +30,15 @@ import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { Exchange, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 import type { ApiModel } from '../vocabulary/operation.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
+import { WorkspaceRegistry } from '../workspaces/registry.js';
+import { Workspaces } from '../workspaces/workspaces.js';
 import type { SandboxOptions } from './startup-progress.js';
+
+/** Something that happened while the sandbox ran, for the log. */
+export interface Notice {
+  readonly level: 'info' | 'warn' | 'error';
+  readonly message: string;
+}
 
 export interface Sandbox {
   /** The document's current generation (model, routes, validators). */
@@ -48,8 +56,12 @@ export interface Sandbox {
   /** Answers one request. Never throws: a bug becomes a 500 in the Error shape. */
   handle(req: SandboxRequest): Promise<SandboxResponse>;
   onExchange(listener: (exchange: Exchange) => void): void;
-  /** Back to the seeded state: store, issued keys, counters, bans, clock, journal and rules. */
+  /** Told of what happens while the sandbox runs that an operator should know (a workspace evicted). */
+  onNotice(listener: (notice: Notice) => void): void;
+  /** Back to the seeded state: store, issued keys, workspaces, counters, bans, clocks, journal and rules. */
   reset(): Promise<void>;
+  /** The workspaces: each key's own records, clock, journal entries and rules. */
+  readonly workspaces: Workspaces;
 }
 
 /**
@@ -101,15 +113,31 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
   ];
   const journal = new Journal(config.journalSize, redactionFor(model.securitySchemes, secrets));
   const listeners: ((exchange: Exchange) => void)[] = [listenerOf(journal, clocks)];
+  const noticeListeners: ((notice: Notice) => void)[] = [];
+  const rules = new RuleStore();
+  const configured = config.keys.flatMap((k) => (k.workspace === undefined ? [] : [k.workspace]));
+  const workspaces = new Workspaces({
+    registry: new WorkspaceRegistry(config.maxWorkspaces, configured),
+    store,
+    clocks,
+    keys,
+    limiter,
+    rules,
+    journal,
+    onEvicted: (evicted) => {
+      const message = `workspace ${evicted.id} was evicted to make room (maxWorkspaces ${config.maxWorkspaces}); its keys no longer work`;
+      for (const listener of noticeListeners) listener({ level: 'warn', message });
+    },
+  });
   const current = (): Generation => generation;
   let inFlight = 0;
 
   const draws = createDrawStreams(config.seed);
-  const rules = new RuleStore();
 
   const reset = async (): Promise<void> => {
     await store.reset();
     keys.reset();
+    workspaces.resetAll();
     tokens.reset();
     await limiter.reset();
     clocks.reset();
@@ -139,7 +167,18 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
       ? undefined
       : await adminSurface(
           { token: config.adminToken, checkResponses: config.validation.checkResponses },
-          { reset, clocks, keys, plans: Object.keys(config.plans), limiter, journal, rules, api: current, inFlight: () => inFlight },
+          {
+            reset,
+            clocks,
+            keys,
+            plans: Object.keys(config.plans),
+            limiter,
+            journal,
+            rules,
+            workspaces,
+            api: current,
+            inFlight: () => inFlight,
+          },
         );
 
   const handle = async (req: SandboxRequest): Promise<SandboxResponse> => {
@@ -162,11 +201,13 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
       if (!toAdmin) inFlight--;
     }
     const { response, operation, caller, requestBody, applied, change } = result;
+    if (caller !== undefined && !toAdmin) workspaces.touch(caller.workspace);
     const done: Exchange = {
       request: secretQuery.size === 0 ? req : { ...req, query: redactQuery(req.query, secretQuery) },
       response,
       operationId: operation?.id,
       keyId: caller?.keyId,
+      workspace: caller?.workspace ?? DEFAULT_WORKSPACE,
       durationMs: performance.now() - started,
       ...failure,
       requestBody,
@@ -191,13 +232,14 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
     handle,
     reset,
     onExchange: (listener) => listeners.push(listener),
+    onNotice: (listener) => noticeListeners.push(listener),
+    workspaces,
   };
 }
 
-/** The journal hangs off the exchange events like any other listener. */
+/** The journal hangs off the exchange events like any other listener; an entry's time is its workspace's. */
 function listenerOf(journal: Journal, clocks: WorkspaceClocks): (exchange: Exchange) => void {
-  const clock = clocks.of(DEFAULT_WORKSPACE);
-  return (exchange) => journal.add(toJournalEntry(exchange, clock.now()));
+  return (exchange) => journal.add(toJournalEntry(exchange, clocks.of(exchange.workspace).now()));
 }
 
 /** An answer the sandbox gives outside any surface: the Error shape, the standard headers. */

@@ -39,6 +39,8 @@ export interface JournalEntry {
   readonly operationId?: string;
   /** The key's safe id, never the key. */
   readonly keyId?: string;
+  /** The caller's workspace. */
+  readonly workspace: string;
   readonly status: number;
   /** The Error code answered (status 400 or more). */
   readonly code?: string;
@@ -157,6 +159,7 @@ export function buildEntry(record: JournalRecord, r: Redaction): JournalEntry {
     query: redactPairs(request.query, r.query, r),
     ...(exchange.operationId === undefined ? {} : { operationId: exchange.operationId }),
     ...(exchange.keyId === undefined ? {} : { keyId: exchange.keyId }),
+    workspace: exchange.workspace,
     status: response.status,
     ...(code === undefined ? {} : { code }),
     durationMs: Math.round(exchange.durationMs * 1000) / 1000,

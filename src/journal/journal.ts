@@ -68,9 +68,15 @@ export class Journal {
     return () => this.listeners.delete(own);
   }
 
-  /** Forgets every entry, or only those of the key with this id. Returns how many were forgotten. */
-  clear(keyId?: string): number {
-    const kept = keyId === undefined ? [] : this.records().filter((r) => r.exchange.keyId !== keyId);
+  /** Forgets every entry, or only those of the key with this id, or of this workspace. Returns how many were forgotten. */
+  clear(only: { readonly keyId?: string | undefined; readonly workspace?: string | undefined } = {}): number {
+    const { keyId, workspace } = only;
+    const kept =
+      keyId === undefined && workspace === undefined
+        ? []
+        : this.records().filter(
+            (r) => (keyId !== undefined && r.exchange.keyId !== keyId) || (workspace !== undefined && r.exchange.workspace !== workspace),
+          );
     const removed = this.count - kept.length;
     this.ring = [...kept];
     this.count = kept.length;

@@ -20,6 +20,8 @@ export interface RequestPattern {
   readonly operationId?: string;
   /** The key's safe id. */
   readonly key?: string;
+  /** The caller's workspace. */
+  readonly workspace?: string;
   readonly status?: number;
   /** Per query parameter: one of its values must match. */
   readonly query?: Readonly<Record<string, StringMatcher>>;
@@ -31,7 +33,7 @@ export interface RequestPattern {
 
 /** One way an entry is not what a pattern asks for. `actual` is absent when the entry has nothing there. */
 export interface Difference {
-  /** `method`, `path`, `operationId`, `key`, `status`, `query.<name>`, `headers.<name>`, `body`, `body<pointer>`. */
+  /** `method`, `path`, `operationId`, `key`, `workspace`, `status`, `query.<name>`, `headers.<name>`, `body`, `body<pointer>`. */
   readonly field: string;
   readonly expected: unknown;
   readonly actual?: unknown;
@@ -90,6 +92,7 @@ export function compilePattern(pattern: RequestPattern, at = 'body'): Compiled {
   }
   if (pattern.operationId !== undefined) checks.push(same('operationId', pattern.operationId, (e) => e.operationId));
   if (pattern.key !== undefined) checks.push(same('key', pattern.key, (e) => e.keyId));
+  if (pattern.workspace !== undefined) checks.push(same('workspace', pattern.workspace, (e) => e.workspace));
   if (pattern.status !== undefined) checks.push(same('status', pattern.status, (e) => e.status));
   for (const [name, matcher] of Object.entries(pattern.query ?? {})) {
     const test = tested(matcher, `query.${name}`);

@@ -47,6 +47,8 @@ export interface CounterStore {
   take(client: string, policy: LimitPolicy, nowMs: number): Awaitable<TakeOutcome>;
   /** The client's counters rolled forward to `nowMs`, changing nothing. */
   inspect(client: string, nowMs: number): Promise<ClientState>;
+  /** These clients' counters, refusals and bans dropped (a workspace reset or removed). */
+  forget(clients: readonly string[]): Promise<void>;
   reset(): Promise<void>;
 }
 
@@ -100,6 +102,11 @@ export class MemoryCounterStore implements CounterStore {
       refusals.count = 0;
     }
     return { kind: 'refused', state: entry };
+  }
+
+  forget(clients: readonly string[]): Promise<void> {
+    for (const client of clients) this.entries.delete(client);
+    return Promise.resolve();
   }
 
   reset(): Promise<void> {

@@ -118,6 +118,11 @@ export class Limiter {
     };
   }
 
+  /** Forgets these clients' counters and bans. */
+  forget(clientIds: readonly string[]): Promise<void> {
+    return this.counters.forget(clientIds);
+  }
+
   reset(): Promise<void> {
     return this.counters.reset();
   }

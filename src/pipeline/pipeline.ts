@@ -250,6 +250,7 @@ const ruleRequest = (req: SandboxRequest, op: OperationSpec, caller: Caller, bod
   query: req.query,
   headers: req.headers,
   keyId: caller.keyId,
+  workspace: caller.workspace,
   body,
   now,
 });

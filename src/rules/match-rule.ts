@@ -16,8 +16,9 @@ const testOf = (matcher: StringMatcher): ((value: string) => boolean) => stringT
 export function ruleTest(definition: RuleDefinition): Check {
   const { match, pathTemplates, from, until } = definition;
   const checks: Check[] = [];
-  const { key, operationId, method, path } = match;
+  const { key, workspace, operationId, method, path } = match;
   if (key !== undefined) checks.push((r) => r.keyId === key);
+  if (workspace !== undefined) checks.push((r) => r.workspace === workspace);
   if (operationId !== undefined) checks.push((r) => r.operationId === operationId);
   if (method !== undefined) checks.push((r) => r.method === method);
   if (pathTemplates !== undefined) {

@@ -102,6 +102,7 @@ function parseMatch(given: RuleInput['match'], model: RuleModel, found: Problems
     key = model.keyId(given.key);
     if (key === undefined) found.add('match.key', 'no key has this value or id');
   }
+  if (given.workspace !== undefined && !model.hasWorkspace(given.workspace)) found.add('match.workspace', 'no workspace has this id');
   const query = matchers(given.query, 'match.query', found, false);
   const headers = matchers(given.headers, 'match.headers', found, true);
   bodyMatchers(given.body).forEach((matcher, i) => {
@@ -117,6 +118,7 @@ function parseMatch(given: RuleInput['match'], model: RuleModel, found: Problems
     ...(method !== undefined && { method }),
     ...(given.path !== undefined && { path: given.path }),
     ...(key !== undefined && { key }),
+    ...(given.workspace !== undefined && { workspace: given.workspace }),
     ...(query && { query }),
     ...(headers && { headers }),
     ...(given.body !== undefined && { body: given.body }),

@@ -40,6 +40,8 @@ export interface RuleModel {
   readonly reached: (path: string, method: string | undefined) => readonly OperationSpec[];
   /** The safe id of the key named by its value or its id, or undefined when no key has either. */
   readonly keyId: (given: string) => string | undefined;
+  /** Whether a workspace with this id exists. */
+  readonly hasWorkspace: (id: string) => boolean;
 }
 
 /** Collects violations, each at a location under the rule's own (`body`). */

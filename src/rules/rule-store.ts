@@ -67,6 +67,14 @@ export class RuleStore {
     return removed;
   }
 
+  /** Removes the rules a test picks (a workspace's, when it is reset or removed); how many were removed. */
+  removeWhere(test: (rule: Rule) => boolean): number {
+    const kept = this.entries.filter((e) => !test(e.rule));
+    const removed = this.entries.length - kept.length;
+    this.entries = kept;
+    return removed;
+  }
+
   /** Removes every rule (ids go on counting); how many were removed. */
   clear(): number {
     const removed = this.entries.length;

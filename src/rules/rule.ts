@@ -16,6 +16,8 @@ export interface RuleMatch {
   readonly path?: string;
   /** The key's safe id (`key_…`). */
   readonly key?: string;
+  /** The workspace of the request's key (`default` for requests with no valid key). */
+  readonly workspace?: string;
   readonly query?: Readonly<Record<string, StringMatcher>>;
   /** Header names in lower case. */
   readonly headers?: Readonly<Record<string, StringMatcher>>;
@@ -82,6 +84,8 @@ export interface RuleRequest {
   readonly headers: Readonly<Record<string, string | undefined>>;
   /** The key's safe id, or undefined when the request carried no valid key. */
   readonly keyId: string | undefined;
+  /** The caller's workspace. */
+  readonly workspace: string;
   /** The request body as the document reads it (JSON, a form, XML), or undefined. */
   readonly body: unknown;
   /** Now on the sandbox clock of the caller's workspace, Unix ms. */

@@ -30,6 +30,11 @@ export class Collection {
     return paginate(this.rows, query);
   }
 
+  /** Whether a record has this id (a write checks before copying the seed for a workspace). */
+  has(id: number): boolean {
+    return this.index.has(id);
+  }
+
   get(id: number): Lookup {
     const row = this.index.get(id);
     return row ? { kind: 'found', row } : { kind: 'not-found' };

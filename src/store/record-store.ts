@@ -7,11 +7,12 @@ export type Lookup = { readonly kind: 'found'; readonly row: Row } | { readonly 
 export type Update = Lookup | { readonly kind: 'refused' };
 
 /**
- * The record-store contract dispatch works through: records per workspace and collection, each
- * change atomic and durable once its promise resolves (a change that cannot be made durable is
- * undone and rejects). Asynchronous, so a shared store (Redis, say) can fulfil it; the in-memory
- * store, optionally persisted to a file, is the default. Ids are assigned by the store; a
- * client-sent id is never honoured.
+ * The record-store contract dispatch works through: records per workspace and collection (every
+ * workspace starts from the same seeded records and sees only its own writes), each change atomic
+ * and durable once its promise resolves (a change that cannot be made durable is undone and
+ * rejects). Asynchronous, so a shared store (Redis, say) can fulfil it; the in-memory store,
+ * optionally persisted to a file, is the default. Ids are assigned by the store; a client-sent id
+ * is never honoured.
  */
 export interface RecordStore {
   list(workspace: string, collection: string, query: PageQuery): Promise<Page>;
@@ -33,6 +34,10 @@ export interface RecordStore {
   delete(workspace: string, collection: string, id: number): Promise<Lookup>;
   /** Every workspace back to the seeded state. */
   reset(): Promise<void>;
-  /** A digest of the whole state, to prove that a failed request changed nothing. */
-  digest(): Promise<string>;
+  /** One workspace back to the seeded state, every other untouched (a workspace reset or removed). */
+  forget(workspace: string): Promise<void>;
+  /** How many records the workspace has written since it was last forgotten or reset (for the admin list). */
+  writes(workspace: string): number;
+  /** A digest of one workspace's records (the default one's unless named), to prove that a failed request changed nothing. */
+  digest(workspace?: string): Promise<string>;
 }

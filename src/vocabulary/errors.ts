@@ -35,6 +35,7 @@ export const ERRORS = {
   preference_unsatisfiable: 422,
   verification_failed: 422,
   injected_fault: 503,
+  workspace_permanent: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -83,6 +83,8 @@ export interface Exchange {
   readonly response: SandboxResponse;
   readonly operationId: string | undefined;
   readonly keyId: string | undefined;
+  /** The caller's workspace (the default one for requests with no valid key and for the admin API). */
+  readonly workspace: string;
   readonly durationMs: number;
   /** Set when the sandbox itself failed (a bug): the answer was a generic 500. */
   readonly error?: unknown;

@@ -66,14 +66,14 @@ describe('crashes with a data file', () => {
     await running.exited;
 
     const text = await readFile(data, 'utf8');
-    const saved = JSON.parse(text) as { pets: Pet[] };
+    const saved = JSON.parse(text) as { workspaces: { default: { pets: Pet[] } } };
     const restarted = await testSandbox({ data });
     for (const pet of acknowledged) {
       const found = await restarted.store.get('default', 'pets', pet.id);
       expect(found.kind === 'found' && found.row).toEqual(pet);
     }
     // Anything written but not acknowledged is whole: a complete record, never a fragment.
-    for (const pet of saved.pets.filter((p) => p.id > 120)) {
+    for (const pet of saved.workspaces.default.pets.filter((p) => p.id > 120)) {
       expect(pet).toEqual({
         id: expect.any(Number),
         name: expect.stringMatching(/^round-\d+-pet-\d+-\d+$/),

@@ -13,13 +13,13 @@ async function tempDir(): Promise<string> {
 }
 
 describe('the store persisted to a data file', () => {
-  it('seeds a missing file, and a restart finds what was created', async () => {
+  it('creates a missing file, and a restart finds what was created', async () => {
     const data = join(await tempDir(), 'store.json');
     const first = await testSandbox({ data });
     const created = await request(createNodeHandler(first)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 2 });
     expect(created.status).toBe(201);
-    const onDisk = JSON.parse(await readFile(data, 'utf8')) as { pets: { id: number }[] };
-    expect(onDisk.pets.at(-1)).toEqual(created.body);
+    const onDisk = JSON.parse(await readFile(data, 'utf8')) as { workspaces: { default: { pets: { id: number }[] } } };
+    expect(onDisk.workspaces.default.pets.at(-1)).toEqual(created.body);
 
     const second = await testSandbox({ data });
     const fetched = await request(createNodeHandler(second)).get(`/v1/pets/${created.body.id}`).set(auth());

@@ -42,7 +42,12 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
   it('issues keys on a plan that the API then accepts', async () => {
     const res = await request(app).post('/__sandbox/keys').set(admin).send({ plan: 'pro' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ key: expect.any(String), plan: 'pro', id: expect.stringMatching(/^key_/) });
+    expect(res.body).toEqual({
+      key: expect.any(String),
+      plan: 'pro',
+      id: expect.stringMatching(/^key_/),
+      workspace: expect.stringMatching(/^ws_/),
+    });
     const used = await request(app).get('/v1/pets?limit=1').set(auth(res.body.key));
     expect(used.status).toBe(200);
     expect(used.headers['x-ratelimit-limit']).toBe('300');

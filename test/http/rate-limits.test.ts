@@ -350,7 +350,7 @@ describe.each(EDGES)('rate limits through the $name', ({ make }) => {
       const { api, sandbox } = await serve({ bans: { threshold: 1_000, durationSeconds: 600 } });
       const issued = await api.post('/__sandbox/keys').set(ADMIN).send({ plan: 'free' });
       const key = auth(issued.body.key);
-      const before = (await sandbox.store.list('default', 'pets', { after: undefined, limit: 1000, filters: [] })).items.length;
+      const before = (await sandbox.store.list(issued.body.workspace, 'pets', { after: undefined, limit: 1000, filters: [] })).items.length;
       const requests = Array.from({ length: 200 }, (_, i) => {
         switch (i % 4) {
           case 0:
@@ -371,7 +371,7 @@ describe.each(EDGES)('rate limits through the $name', ({ make }) => {
       expect(counted).toHaveLength(60);
       expect(answers.filter((r) => r.status === 429).every((r) => r.body.code === 'rate_limited')).toBe(true);
       const created = answers.filter((r) => r.status === 201).length;
-      const after = (await sandbox.store.list('default', 'pets', { after: undefined, limit: 1000, filters: [] })).items.length;
+      const after = (await sandbox.store.list(issued.body.workspace, 'pets', { after: undefined, limit: 1000, filters: [] })).items.length;
       expect(after - before).toBe(created);
     });
   });

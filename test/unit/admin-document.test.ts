@@ -28,6 +28,11 @@ const EXPECTED = [
   'DELETE /rules clearRules',
   'GET /rules/{id} getRule',
   'DELETE /rules/{id} deleteRule',
+  'GET /workspaces listWorkspaces',
+  'DELETE /workspaces/{id} deleteWorkspace',
+  'POST /workspaces/{id}/reset resetWorkspace',
+  'GET /workspaces/{id}/clock getWorkspaceClock',
+  'POST /workspaces/{id}/clock advanceWorkspaceClock',
 ];
 
 type Json = Record<string, unknown>;

@@ -132,6 +132,7 @@ const exchange = (
     response: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: [] },
     operationId: 'listPets',
     keyId: 'key_pro',
+    workspace: 'default',
     durationMs: 2.5,
     ...rest,
   };

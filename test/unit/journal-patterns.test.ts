@@ -13,6 +13,7 @@ const entry = (more: Partial<JournalEntry> & { body?: string; truncated?: boolea
     query: 'tag=good%20boy&tag=fluffy&limit=2',
     operationId: 'createPet',
     keyId: 'key_pro',
+    workspace: 'default',
     status: 201,
     durationMs: 1,
     request: {

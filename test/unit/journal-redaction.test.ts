@@ -30,6 +30,7 @@ const exchange = (
   response: more.response ?? { status: 204, headers: {} },
   operationId: undefined,
   keyId: 'key_abc',
+  workspace: 'default',
   durationMs: 0.5,
   ...(more.body === undefined ? {} : { requestBody: Buffer.from(more.body) }),
 });

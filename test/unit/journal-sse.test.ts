@@ -18,6 +18,7 @@ const exchange = (id: string, path: string): Exchange => ({
   response: { status: 200, headers: {}, body: { ok: true } },
   operationId: undefined,
   keyId: undefined,
+  workspace: 'default',
   durationMs: 1,
 });
 

@@ -12,6 +12,7 @@ const entry = (id: string, method: string, path: string, status: number): Journa
   query: '',
   status,
   durationMs: 1,
+  workspace: 'default',
   request: { headers: {} },
   response: { headers: {} },
 });

@@ -16,6 +16,7 @@ const exchange = (n: number, more: Partial<Exchange> = {}): Exchange => ({
   response: { status: 200, headers: {}, body: [] },
   operationId: 'listPets',
   keyId: n % 2 === 0 ? 'key_even' : 'key_odd',
+  workspace: n % 3 === 0 ? 'ws_third' : 'default',
   durationMs: 1,
   ...more,
 });
@@ -45,7 +46,7 @@ describe('Journal', () => {
   it('clears one key’s entries only, and keeps adding in order afterwards', () => {
     const journal = new Journal(4);
     for (let n = 1; n <= 6; n++) journal.add(record(n));
-    expect(journal.clear('key_even')).toBe(2);
+    expect(journal.clear({ keyId: 'key_even' })).toBe(2);
     expect(ids(journal)).toEqual(['5', '3']);
     for (let n = 7; n <= 9; n++) journal.add(record(n));
     expect(ids(journal)).toEqual(['9', '8', '7', '5']);

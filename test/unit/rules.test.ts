@@ -33,6 +33,7 @@ async function ruleModel(file: string): Promise<RuleModel> {
         return route.kind === 'found' ? [route.operation.operation] : [];
       }),
     keyId: (given) => KEYS[given] ?? (Object.values(KEYS).includes(given) ? given : undefined),
+    hasWorkspace: (id) => id === 'default' || id === 'ws_team',
   };
 }
 
@@ -211,6 +212,7 @@ const REQUEST: RuleRequest = {
   query: 'limit=2&tag=a+b',
   headers: { 'x-trace': 'abc123', host: 'x' },
   keyId: 'key_pro',
+  workspace: 'default',
   body: undefined,
   now: Date.parse('2026-11-22T10:00:30Z'),
 };

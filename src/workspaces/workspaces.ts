@@ -1,0 +1,124 @@
+import type { KeyRegistry } from '../auth/key-registry.js';
+import { unixSeconds } from '../clock/clock.js';
+import type { WorkspaceClocks } from '../clock/workspace-clocks.js';
+import type { Journal } from '../journal/journal.js';
+import type { Limiter } from '../limits/limiter.js';
+import type { RuleStore } from '../rules/rule-store.js';
+import type { RecordStore } from '../store/record-store.js';
+import type { EvictedWorkspace, WorkspaceRegistry } from './registry.js';
+
+/** The parts that hold something per workspace, and how each forgets it. */
+export interface WorkspaceParts {
+  readonly registry: WorkspaceRegistry;
+  readonly store: Pick<RecordStore, 'forget' | 'writes'>;
+  readonly clocks: WorkspaceClocks;
+  readonly keys: Pick<KeyRegistry, 'inWorkspace' | 'revokeWorkspace'>;
+  readonly limiter: Pick<Limiter, 'forget'>;
+  readonly rules: Pick<RuleStore, 'removeWhere'>;
+  readonly journal: Pick<Journal, 'clear'>;
+  /** Told of each workspace evicted to make room (the log reports it). */
+  readonly onEvicted?: (evicted: EvictedWorkspace) => void;
+}
+
+/** What `GET /__sandbox/workspaces` shows of one workspace. */
+export interface WorkspaceView {
+  readonly id: string;
+  /** The safe ids of the keys working in it. */
+  readonly keys: readonly string[];
+  /** Records it has written (created, replaced, updated or deleted) since it was last reset. */
+  readonly recordsWritten: number;
+  /** Wall-clock ISO 8601 instants. */
+  readonly createdAt: string;
+  readonly lastUsedAt: string;
+  /** Its sandbox clock, in whole Unix seconds, and whether it follows the shared clock. */
+  readonly clock: { readonly now: number; readonly follows: boolean };
+  readonly permanent: boolean;
+}
+
+export type Removal = 'removed' | 'permanent' | 'unknown';
+
+/**
+ * Workspaces as one thing: each holds its own records, clock, journal entries and rules, and its
+ * keys' counters and bans. Resetting one puts each of those back and touches nothing of any other.
+ */
+export class Workspaces {
+  constructor(private readonly parts: WorkspaceParts) {}
+
+  /** Back to the default workspace and those the config names (the sandbox's reset: the parts reset themselves). */
+  resetAll(): void {
+    this.parts.registry.reset();
+  }
+
+  has(id: string): boolean {
+    return this.parts.registry.has(id);
+  }
+
+  /** Notes a request in the workspace (every request: it keeps the least recently used order). */
+  touch(id: string): void {
+    this.parts.registry.touch(id);
+  }
+
+  /** A new private workspace; when that passes the maximum, the least recently used one is evicted first. */
+  async create(): Promise<string> {
+    const { id, evicted } = this.parts.registry.create();
+    if (evicted) {
+      await this.drop(evicted.id);
+      this.parts.onEvicted?.(evicted);
+    }
+    return id;
+  }
+
+  /** The workspace back to the seed: its records, its keys' counters and bans, its clock, its journal entries, its rules. */
+  async reset(id: string): Promise<void> {
+    const keyIds = this.parts.keys.inWorkspace(id).map((key) => key.id);
+    await this.parts.store.forget(id);
+    await this.parts.limiter.forget(keyIds);
+    this.parts.clocks.forget(id);
+    this.parts.journal.clear({ workspace: id });
+    const keys = new Set(keyIds);
+    this.parts.rules.removeWhere((rule) => rule.match.workspace === id || (rule.match.key !== undefined && keys.has(rule.match.key)));
+  }
+
+  /** Removes a workspace (never the default one nor one the config names): all it held, and its keys. */
+  async remove(id: string): Promise<Removal> {
+    const removal = this.parts.registry.delete(id);
+    if (removal === 'removed') await this.drop(id);
+    return removal;
+  }
+
+  list(): { readonly workspaces: readonly WorkspaceView[]; readonly evicted: readonly object[] } {
+    const iso = (ms: number): string => new Date(ms).toISOString();
+    const workspaces = this.parts.registry.list().map((w) => ({
+      id: w.id,
+      keys: this.parts.keys.inWorkspace(w.id).map((key) => key.id),
+      recordsWritten: this.parts.store.writes(w.id),
+      createdAt: iso(w.createdAt),
+      lastUsedAt: iso(w.lastUsedAt),
+      clock: { now: this.now(w.id), follows: this.parts.clocks.follows(w.id) },
+      permanent: w.permanent,
+    }));
+    const evicted = this.parts.registry.evicted().map((e) => ({
+      id: e.id,
+      createdAt: iso(e.createdAt),
+      lastUsedAt: iso(e.lastUsedAt),
+      evictedAt: iso(e.evictedAt),
+    }));
+    return { workspaces, evicted };
+  }
+
+  /** The workspace's sandbox time, in whole Unix seconds. */
+  now(id: string): number {
+    return unixSeconds(this.parts.clocks.of(id).now());
+  }
+
+  /** Moves the workspace's clock alone (the default one's moves every workspace that follows it); its new time. */
+  advance(id: string, seconds: number): number {
+    return unixSeconds(this.parts.clocks.advance(id, seconds * 1000));
+  }
+
+  /** Everything a workspace held, gone; its keys revoked. */
+  private async drop(id: string): Promise<void> {
+    await this.reset(id);
+    this.parts.keys.revokeWorkspace(id);
+  }
+}
