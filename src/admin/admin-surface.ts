@@ -55,6 +55,7 @@ export async function adminSurface(settings: AdminSettings, capabilities: AdminC
   const clock = capabilities.clocks.of(DEFAULT_WORKSPACE);
   return {
     generation: () => generation,
+    servedGeneration: () => capabilities.api().label,
     cors: { origins: [] },
     bodyLimit: ADMIN_BODY_LIMIT,
     credentialsFirst: true,

@@ -11,6 +11,7 @@ import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { journalHandlers, type JournalCapability } from './journal-handlers.js';
 import { namedKey } from './named-key.js';
 import { eventLoopDelayMs } from './process-metrics.js';
+import type { ReloadOutcome, SandboxStatus } from '../vocabulary/reload.js';
 import { ruleHandlers } from './rule-handlers.js';
 import { workspaceHandlers } from './workspace-handlers.js';
 import type { Workspaces } from '../workspaces/workspaces.js';
@@ -21,7 +22,12 @@ export interface AdminCapabilities {
   readonly reset: () => Promise<void>;
   readonly clocks: Pick<WorkspaceClocks, 'of'>;
   readonly keys: Pick<KeyRegistry, 'issue' | 'find' | 'byId'>;
-  readonly plans: readonly string[];
+  /** The configured plans' names (a reload may change them). */
+  readonly plans: () => readonly string[];
+  /** Reads the document, its `$ref`'d files, the fixtures and the config again, and swaps the result in. */
+  readonly reload: () => Promise<ReloadOutcome>;
+  /** The generation serving, its files, and the last reload. */
+  readonly status: () => SandboxStatus;
   readonly limiter: Pick<Limiter, 'inspect'>;
   /** The request journal: listed, queried, verified, streamed, exported and cleared. */
   readonly journal: JournalCapability;
@@ -60,9 +66,9 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
     },
     issueKey: async (input) => {
       const { plan, workspace: named } = input.body as { readonly plan: string; readonly workspace?: string };
-      const plans = c.plans.join(', ');
+      const plans = c.plans().join(', ');
       const problems = [
-        ...(c.plans.includes(plan) ? [] : [{ location: 'body.plan', message: `must be one of ${plans}` }]),
+        ...(c.plans().includes(plan) ? [] : [{ location: 'body.plan', message: `must be one of ${plans}` }]),
         ...(named === undefined || c.workspaces.has(named) ? [] : [{ location: 'body.workspace', message: 'no workspace has this id' }]),
       ];
       if (problems.length > 0) {
@@ -82,6 +88,14 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
         return { status: error.status, headers: {}, body: error };
       }
       return ok({ id: record.id, ...(await c.limiter.inspect(record, c.clocks.of(record.workspace).now())) });
+    },
+    getStatus: () => Promise.resolve(ok(c.status())),
+    reloadSandbox: async () => {
+      const outcome = await c.reload();
+      if (outcome.ok) return ok(outcome);
+      const details = outcome.errors.map((message) => ({ location: 'files', message }));
+      const error = errorBody('reload_failed', `The files did not load; generation ${outcome.generation} still serves`, details);
+      return { status: error.status, headers: {}, body: error };
     },
     getMetrics: () => {
       const memory = process.memoryUsage();

@@ -12,6 +12,9 @@ export interface ApiKeyRecord {
   readonly scopes?: readonly string[];
 }
 
+/** An issued key as a data file keeps it: its digest (never its value) and its record. */
+export type IssuedKeyRecord = ApiKeyRecord & { readonly digest: string };
+
 /** The SHA-256 digest of a secret, in hex (one-shot: a third of `createHash`'s cost, on every request). */
 const digest = (secret: string): string => hash('sha256', secret, 'hex');
 
@@ -26,14 +29,30 @@ export class KeyRegistry {
   /** Basic credentials `username:password` (RFC 7617 §2: the user-id has no colon, so the pair is unambiguous). */
   private readonly byBasic = new Map<string, ApiKeyRecord>();
 
-  constructor(private readonly initial: readonly KeyConfig[]) {
+  constructor(private initial: readonly KeyConfig[]) {
     this.reset();
+  }
+
+  /** The configured keys replaced (a reload of the config): keys issued since the start are kept. */
+  setConfigured(keys: readonly KeyConfig[]): void {
+    for (const configured of this.initial) {
+      this.byDigest.delete(digest(configured.key));
+      if (configured.username !== undefined && configured.password !== undefined) {
+        this.byBasic.delete(digest(`${configured.username}:${configured.password}`));
+      }
+    }
+    this.initial = keys;
+    this.addConfigured();
   }
 
   /** Back to the configured keys; keys issued since are forgotten. */
   reset(): void {
     this.byDigest.clear();
     this.byBasic.clear();
+    this.addConfigured();
+  }
+
+  private addConfigured(): void {
     for (const configured of this.initial) {
       const record = this.add(configured.key, configured.plan, configured.workspace ?? DEFAULT_WORKSPACE, configured.scopes);
       if (configured.username !== undefined && configured.password !== undefined) {
@@ -54,6 +73,17 @@ export class KeyRegistry {
   issue(plan: string, workspace: string = DEFAULT_WORKSPACE): { readonly key: string; readonly record: ApiKeyRecord } {
     const key = `sk_${plan}_${randomBytes(18).toString('base64url')}`;
     return { key, record: this.add(key, plan, workspace) };
+  }
+
+  /** The keys issued since the start (not the configured ones), as digests: what a data file keeps across a restart. */
+  issued(): IssuedKeyRecord[] {
+    const configured = new Set(this.initial.map((k) => digest(k.key)));
+    return [...this.byDigest].filter(([d]) => !configured.has(d)).map(([d, record]) => ({ digest: d, ...record }));
+  }
+
+  /** Keys issued before a restart, back (their values were never kept: only their digests). */
+  restoreIssued(keys: readonly IssuedKeyRecord[]): void {
+    for (const { digest: d, ...record } of keys) this.byDigest.set(d, record);
   }
 
   /** The keys working in a workspace. */

@@ -1,6 +1,12 @@
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { SandboxClock } from './clock.js';
 
+/** Clock offsets as a data file keeps them. */
+export interface ClocksSnapshot {
+  readonly shared: number;
+  readonly own: Readonly<Record<string, number>>;
+}
+
 /**
  * The clock of each workspace. Rate windows, bans, sunsets and record timestamps of a request read
  * its workspace's clock. Every workspace follows the shared clock (the default workspace's, moved by
@@ -48,6 +54,17 @@ export class WorkspaceClocks {
   forget(workspace: string): void {
     if (workspace === DEFAULT_WORKSPACE) this.shared.reset();
     else this.own.delete(workspace);
+  }
+
+  /** The shared clock's offset and each workspace's own, in ms: what a data file keeps across a restart. */
+  snapshot(): ClocksSnapshot {
+    return { shared: this.shared.offset, own: Object.fromEntries([...this.own].map(([id, clock]) => [id, clock.offset])) };
+  }
+
+  /** The offsets kept before a restart, back. */
+  restore(snapshot: ClocksSnapshot): void {
+    this.shared.advance(snapshot.shared - this.shared.offset);
+    for (const [id, offset] of Object.entries(snapshot.own)) this.own.set(id, new SandboxClock(this.source, this.frozenAt, offset));
   }
 
   /** Every clock back to its source's time; every workspace follows the shared clock again. */

@@ -10,20 +10,16 @@ import { WorkspaceClocks } from '../clock/workspace-clocks.js';
 import type { SandboxConfig } from '../config/config.js';
 import { createDrawStreams } from '../faults/draws.js';
 import { configSettings } from '../faults/settings.js';
-import { buildGeneration, EAGER_OPERATIONS, type Generation } from '../generation/generation.js';
+import type { Generation } from '../generation/generation.js';
 import { Journal, toJournalEntry } from '../journal/journal.js';
-import { redactionFor } from '../journal/redaction.js';
+import { redactionFor, type Redaction } from '../journal/redaction.js';
 import { MemoryCounterStore } from '../limits/counter-store.js';
 import { Limiter } from '../limits/limiter.js';
-import { exampleWarnings } from '../mock/example-check.js';
-import { buildApiModel } from '../openapi/build-model.js';
-import { readDocument } from '../openapi/load-document.js';
 import { RuleStore } from '../rules/rule-store.js';
 import { answerHeaders } from '../pipeline/answer-headers.js';
 import { apiSurface } from '../pipeline/api-surface.js';
 import { runPipeline, type PipelineResult } from '../pipeline/pipeline.js';
 import type { Surface } from '../pipeline/surface.js';
-import { loadFixtures, NO_FIXTURES } from '../seeding/fixtures.js';
 import { MemoryRecordStore } from '../store/memory-store.js';
 import type { RecordStore } from '../store/record-store.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
@@ -32,7 +28,10 @@ import type { ApiModel } from '../vocabulary/operation.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { WorkspaceRegistry } from '../workspaces/registry.js';
 import { Workspaces } from '../workspaces/workspaces.js';
-import type { SandboxOptions } from './startup-progress.js';
+import type { ReloadOutcome, SandboxStatus } from '../vocabulary/reload.js';
+import { keptState, restoreKept } from './kept-state.js';
+import { invalidRecords, loadServed, type Served } from './served.js';
+import type { SandboxOptions, StartupProgress } from './startup-progress.js';
 
 /** Something that happened while the sandbox ran, for the log. */
 export interface Notice {
@@ -62,73 +61,68 @@ export interface Sandbox {
   reset(): Promise<void>;
   /** The workspaces: each key's own records, clock, journal entries and rules. */
   readonly workspaces: Workspaces;
+  /**
+   * Reads the document, its `$ref`'d files, the fixtures (and the config, given `reloadConfig`)
+   * again, builds the next generation aside and swaps it in; on failure the last good one serves.
+   * State is kept. Reloads run one at a time.
+   */
+  reload(): Promise<ReloadOutcome>;
+  /** The generation serving, its files, the last reload. */
+  status(): SandboxStatus;
 }
 
 /**
  * Builds a sandbox from its configuration: everything is loaded and compiled here, once, and each
  * part is handed only the slice of configuration and the services it uses.
  */
-export async function createSandbox(config: SandboxConfig, options: SandboxOptions = {}): Promise<Sandbox> {
+export async function createSandbox(initialConfig: SandboxConfig, options: SandboxOptions = {}): Promise<Sandbox> {
   const { onProgress } = options;
-  const loaded = await readDocument(config.spec, onProgress);
-  const built = buildApiModel(loaded.document, loaded.locate);
-  // Examples that break their own schemas are reported at start and set aside (unless the config
-  // serves them). A large document's examples are checked when first served instead: compiling
-  // every example's schema costs seconds on GitHub's description (measured), and an invalid one
-  // is never served either way (mock/mock-answer.ts checks before serving).
-  const checkExamples = !config.validation.serveInvalidExamples && built.operations.length <= EAGER_OPERATIONS;
-  const model = checkExamples ? { ...built, warnings: [...built.warnings, ...exampleWarnings(built)] } : built;
-  for (const message of model.warnings) onProgress?.({ phase: 'warning', message });
-  const fixtures = config.fixtures ? await loadFixtures(config.fixtures) : NO_FIXTURES;
-  const generation = buildGeneration(
-    model,
-    1,
-    {
-      basePath: config.basePath,
-      seed: config.seed,
-      referenceDate: fixtures.referenceDate,
-      validation: config.validation,
-      serveInvalidExamples: config.validation.serveInvalidExamples,
-    },
-    onProgress,
-  );
-  for (const message of generation.warnings) onProgress?.({ phase: 'warning', message });
+  let config = initialConfig;
+  let served = await loadServed(config, 1, onProgress);
+  const loadedAt = Date.now();
+  let generation = served.generation;
+  const { model } = served;
   const frozenAt = config.clock.frozenAt === null ? undefined : Date.parse(config.clock.frozenAt);
   const clocks = new WorkspaceClocks(Date.now, frozenAt);
-  const store = await MemoryRecordStore.open(model, fixtures, config.seed, config.data, (done, total) =>
+  const store = await MemoryRecordStore.open(model, served.fixtures, config.seed, config.data, (done, total) =>
     onProgress?.({ phase: 'seeding', done, total }),
   );
   const keys = new KeyRegistry(config.keys);
   const tokens = new TokenStore();
   const limiter = new Limiter(config.plans, config.bans, new MemoryCounterStore());
-  // The OAuth 2 token endpoint is answered before either surface: under the admin prefix (even with
-  // the admin API off) and at the document's own tokenUrl; API keys are redacted from journaled queries.
-  const mintToken = tokenEndpoint({ keys, tokens, clocks, limiter, anonymousPlan: config.anonymousPlan });
-  const toTokenEndpoint = tokenRoutes(model.securitySchemes, generation.basePath, `${ADMIN_PREFIX}/oauth/token`);
-  const secretQuery = credentialQueryNames(model.securitySchemes);
-  // The journal redacts the document's apiKey names and every literal secret it knows, when an entry is read.
-  const secrets = [
-    ...(config.adminToken === null ? [] : [config.adminToken]),
-    ...config.keys.flatMap((k) => (k.password === undefined ? [k.key] : [k.key, k.password])),
-  ];
-  const journal = new Journal(config.journalSize, redactionFor(model.securitySchemes, secrets));
+  const journal = new Journal(config.journalSize, journalRedaction(config, model));
   const listeners: ((exchange: Exchange) => void)[] = [listenerOf(journal, clocks)];
   const noticeListeners: ((notice: Notice) => void)[] = [];
+  const notify = (notice: Notice): void => {
+    for (const listener of noticeListeners) listener(notice);
+  };
   const rules = new RuleStore();
-  const configured = config.keys.flatMap((k) => (k.workspace === undefined ? [] : [k.workspace]));
   const workspaces = new Workspaces({
-    registry: new WorkspaceRegistry(config.maxWorkspaces, configured),
+    registry: new WorkspaceRegistry(config.maxWorkspaces, configuredWorkspaces(config)),
     store,
     clocks,
     keys,
     limiter,
     rules,
     journal,
-    onEvicted: (evicted) => {
-      const message = `workspace ${evicted.id} was evicted to make room (maxWorkspaces ${config.maxWorkspaces}); its keys no longer work`;
-      for (const listener of noticeListeners) listener({ level: 'warn', message });
-    },
+    onEvicted: (evicted) =>
+      notify({
+        level: 'warn',
+        message: `workspace ${evicted.id} was evicted to make room (maxWorkspaces ${config.maxWorkspaces}); its keys no longer work`,
+      }),
   });
+  // With a data file, issued keys, created workspaces and clock offsets are kept beside the records.
+  const keptParts = { keys, workspaces, clocks };
+  if (config.data !== null) restoreKept(store.kept(), keptParts, config.data);
+  /** Writes them after each admin change (rare: the whole state is small). */
+  const keepState = async (): Promise<void> => {
+    if (config.data === null) return;
+    try {
+      await store.keep(keptState(keptParts));
+    } catch (error) {
+      notify({ level: 'error', message: `the data file could not be written: ${(error as Error).message}` });
+    }
+  };
   const current = (): Generation => generation;
   let inFlight = 0;
 
@@ -146,22 +140,95 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
     journal.clear();
   };
 
-  const api = apiSurface({
-    generation: current,
-    faults: { policy: config.faults, defaults: configSettings(config.faults), draws },
-    rules,
-    keys,
-    tokens,
-    limiter,
-    clocks,
-    store,
-    settings: {
-      cors: config.cors,
-      bodyLimit: config.bodyLimit,
-      anonymousPlan: config.anonymousPlan,
-      checkResponses: config.validation.checkResponses,
-    },
+  /** What the config and the document decide of the API surface and the token endpoint: rebuilt on a reload. */
+  const wire = (conf: SandboxConfig, from: Served) => ({
+    api: apiSurface({
+      generation: current,
+      faults: { policy: conf.faults, defaults: configSettings(conf.faults), draws },
+      rules,
+      keys,
+      tokens,
+      limiter,
+      clocks,
+      store,
+      settings: {
+        cors: conf.cors,
+        bodyLimit: conf.bodyLimit,
+        anonymousPlan: conf.anonymousPlan,
+        checkResponses: conf.validation.checkResponses,
+      },
+    }),
+    // The OAuth 2 token endpoint is answered before either surface: under the admin prefix (even with
+    // the admin API off) and at the document's own tokenUrl; API keys are redacted from journaled queries.
+    mintToken: tokenEndpoint({ keys, tokens, clocks, limiter, anonymousPlan: conf.anonymousPlan }),
+    toTokenEndpoint: tokenRoutes(from.model.securitySchemes, from.generation.basePath, `${ADMIN_PREFIX}/oauth/token`),
+    secretQuery: credentialQueryNames(from.model.securitySchemes),
   });
+  let wired = wire(config, served);
+
+  let lastReload: ReloadOutcome | undefined;
+  let reloads: Promise<unknown> = Promise.resolve();
+  /** Builds the next generation aside from the files as they are now, and swaps it in; the last good one serves on failure. */
+  const reloadOnce = async (): Promise<ReloadOutcome> => {
+    const at = new Date().toISOString();
+    let next: { readonly conf: SandboxConfig; readonly from: Served };
+    try {
+      const conf = options.reloadConfig ? await options.reloadConfig() : config;
+      // The new document's warnings (an example that breaks its schema, an unreachable operation) are logged.
+      const warn = (event: StartupProgress): void => {
+        if (event.phase === 'warning') notify({ level: 'warn', message: event.message });
+      };
+      next = { conf, from: await loadServed(conf, generation.number + 1, warn) };
+    } catch (error) {
+      const outcome: ReloadOutcome = { ok: false, at, generation: generation.number, errors: [(error as Error).message] };
+      notify({ level: 'error', message: `reload failed; generation ${generation.number} still serves: ${outcome.errors.join('; ')}` });
+      return outcome;
+    }
+    const { conf, from } = next;
+    const restartNeeded = RESTART_FIELDS.filter((field) => JSON.stringify(conf[field]) !== JSON.stringify(config[field]));
+    store.useModel(from.model, from.fixtures, conf.seed);
+    limiter.setPlans(conf.plans, conf.bans);
+    keys.setConfigured(conf.keys);
+    workspaces.addConfigured(configuredWorkspaces(conf));
+    journal.setRedaction(journalRedaction(conf, from.model));
+    wired = wire(conf, from);
+    // One reference: a request in flight finishes on the generation it started on.
+    generation = from.generation;
+    served = from;
+    config = { ...conf, ...Object.fromEntries(restartNeeded.map((field) => [field, config[field]])) };
+    const invalid = invalidRecords(from.generation, store.stored());
+    const outcome: ReloadOutcome = {
+      ok: true,
+      at,
+      generation: from.generation.number,
+      errors: [],
+      operations: from.model.operations.length,
+      invalidRecords: invalid,
+      ...(restartNeeded.length > 0 ? { restartNeeded } : {}),
+    };
+    const broken = invalid.reduce((sum, { count }) => sum + count, 0);
+    notify({
+      level: broken > 0 || restartNeeded.length > 0 ? 'warn' : 'info',
+      message:
+        `reloaded: generation ${outcome.generation}, ${outcome.operations ?? 0} operations` +
+        (broken > 0 ? `; ${broken} stored records no longer match the document (kept as they are)` : '') +
+        (restartNeeded.length > 0 ? `; ${restartNeeded.join(', ')} changed and take effect only after a restart` : ''),
+    });
+    return outcome;
+  };
+  // Reloads run one at a time; one asked for while another runs starts after it, from the files as they are then.
+  const reload = (): Promise<ReloadOutcome> => {
+    const run = reloads.then(reloadOnce).then((outcome) => (lastReload = outcome));
+    reloads = run.catch(() => undefined);
+    return run;
+  };
+  const status = (): SandboxStatus => ({
+    generation: generation.number,
+    loadedAt: new Date(loadedAt).toISOString(),
+    files: served.files,
+    ...(lastReload === undefined ? {} : { lastReload }),
+  });
+
   const admin: Surface | undefined =
     config.adminToken === null
       ? undefined
@@ -169,9 +236,11 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
           { token: config.adminToken, checkResponses: config.validation.checkResponses },
           {
             reset,
+            reload,
+            status,
             clocks,
             keys,
-            plans: Object.keys(config.plans),
+            plans: () => Object.keys(config.plans),
             limiter,
             journal,
             rules,
@@ -185,6 +254,7 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
     const started = performance.now();
     let result: PipelineResult;
     let failure: { error: unknown } | undefined;
+    const { api, mintToken, toTokenEndpoint, secretQuery } = wired;
     const toToken = isTokenRequest(toTokenEndpoint, req);
     const toAdmin = !toToken && (req.path === ADMIN_PREFIX || req.path.startsWith(`${ADMIN_PREFIX}/`));
     // In flight: API requests only (the admin API's metrics report it).
@@ -202,6 +272,8 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
     }
     const { response, operation, caller, requestBody, applied, change } = result;
     if (caller !== undefined && !toAdmin) workspaces.touch(caller.workspace);
+    // An admin change (a key issued, a workspace made or removed, a clock moved) is kept before it is answered.
+    else if (toAdmin && req.method !== 'GET' && response.status < 400) await keepState();
     const done: Exchange = {
       request: secretQuery.size === 0 ? req : { ...req, query: redactQuery(req.query, secretQuery) },
       response,
@@ -234,7 +306,25 @@ export async function createSandbox(config: SandboxConfig, options: SandboxOptio
     onExchange: (listener) => listeners.push(listener),
     onNotice: (listener) => noticeListeners.push(listener),
     workspaces,
+    reload,
+    status,
   };
+}
+
+/** Config fields a running sandbox cannot take on: a reload that changes them says a restart is needed. */
+const RESTART_FIELDS = ['host', 'port', 'adminToken', 'data', 'seed', 'clock', 'bodyLimit', 'journalSize', 'maxWorkspaces', 'log'] as const;
+
+/** The workspaces the config's keys name (created at start, permanent). */
+const configuredWorkspaces = (config: SandboxConfig): string[] =>
+  config.keys.flatMap((k) => (k.workspace === undefined ? [] : [k.workspace]));
+
+/** The journal redacts the document's apiKey names and every literal secret it knows, when an entry is read. */
+function journalRedaction(config: SandboxConfig, model: ApiModel): Redaction {
+  const secrets = [
+    ...(config.adminToken === null ? [] : [config.adminToken]),
+    ...config.keys.flatMap((k) => (k.password === undefined ? [k.key] : [k.key, k.password])),
+  ];
+  return redactionFor(model.securitySchemes, secrets);
 }
 
 /** The journal hangs off the exchange events like any other listener; an entry's time is its workspace's. */

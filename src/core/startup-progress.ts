@@ -1,3 +1,4 @@
+import type { SandboxConfig } from '../config/config.js';
 import type { CompileProgress } from '../generation/generation.js';
 import type { LoadProgress } from '../openapi/load-document.js';
 
@@ -11,4 +12,9 @@ export type StartupProgress = LoadProgress | CompileProgress | { readonly phase:
 
 export interface SandboxOptions {
   readonly onProgress?: (event: StartupProgress) => void;
+  /**
+   * Reads the config again, for a reload (the CLI re-reads its file, environment and flags); without
+   * it a reload keeps the config the sandbox started with and reads the document and fixtures again.
+   */
+  readonly reloadConfig?: () => Promise<SandboxConfig>;
 }

@@ -41,10 +41,14 @@ export interface PreparedOperation {
 export interface Generation {
   /** Counts from 1; a reload makes the next. */
   readonly number: number;
+  /** The number as every answer names it (`X-Sandbox-Generation`), made once. */
+  readonly label: string;
   readonly model: ApiModel;
   /** The path prefix the API is served under (`/v1`). */
   readonly basePath: string;
   readonly router: Router<PreparedOperation>;
+  /** Every operation, prepared, in document order. */
+  readonly operations: readonly PreparedOperation[];
   /** Documented operations no request can reach, located in the user's file. */
   readonly warnings: readonly string[];
 }
@@ -112,7 +116,15 @@ export function buildGeneration(
   });
   onProgress?.({ phase: 'compiling', done: total, total, lazy });
   const router = new Router(prepared, basePath);
-  return Object.freeze({ number, model, basePath, router, warnings: unreachableWarnings(model, router) });
+  return Object.freeze({
+    number,
+    label: String(number),
+    model,
+    basePath,
+    router,
+    operations: prepared,
+    warnings: unreachableWarnings(model, router),
+  });
 }
 
 /** What a node of the document sets for latency and faults; a malformed value stops the start, naming it. */

@@ -19,8 +19,13 @@ export class Journal {
 
   constructor(
     private readonly capacity: number,
-    private readonly redaction: Redaction = BASE_REDACTION,
+    private redaction: Redaction = BASE_REDACTION,
   ) {}
+
+  /** What entries read from now on redact (a reload: the document's credential names, the config's secrets). */
+  setRedaction(redaction: Redaction): void {
+    this.redaction = redaction;
+  }
 
   add(record: JournalRecord): void {
     if (this.capacity > 0) {

@@ -13,6 +13,11 @@ export interface ClientState {
   readonly refusals: WindowCount;
   /** When a ban ends (ms), or 0 when the client is not banned. */
   readonly bannedUntil: number;
+  /**
+   * The policy the client's current minute window is counted under: the one in force when the
+   * window began, so that a plan changed by a reload applies from the client's next window.
+   */
+  readonly policy?: LimitPolicy;
 }
 
 /** One client's limits: its plan's count per window, and when refusals turn into a ban. */
@@ -64,6 +69,8 @@ interface Entry {
   readonly windows: Count[];
   readonly refusals: Count;
   bannedUntil: number;
+  /** Set by the first request of each minute window (see ClientState.policy). */
+  policy: LimitPolicy | undefined;
 }
 
 /**
@@ -89,16 +96,17 @@ export class MemoryCounterStore implements CounterStore {
   take(client: string, policy: LimitPolicy, nowMs: number): TakeOutcome {
     const entry = this.current(client, nowMs, true);
     const { windows, refusals } = entry;
+    const held = (entry.policy ??= policy);
     if (entry.bannedUntil > nowMs) return { kind: 'banned', state: entry };
     let room = true;
-    for (let i = 0; i < windows.length; i++) if ((windows[i] as Count).count >= (policy.limits[i] ?? Infinity)) room = false;
+    for (let i = 0; i < windows.length; i++) if ((windows[i] as Count).count >= (held.limits[i] ?? Infinity)) room = false;
     if (room) {
       for (const window of windows) window.count++;
       return { kind: 'admitted', state: entry };
     }
     refusals.count++;
-    if (refusals.count >= policy.banThreshold) {
-      entry.bannedUntil = nowMs + policy.banMs;
+    if (refusals.count >= held.banThreshold) {
+      entry.bannedUntil = nowMs + held.banMs;
       refusals.count = 0;
     }
     return { kind: 'refused', state: entry };
@@ -131,12 +139,14 @@ export class MemoryCounterStore implements CounterStore {
       if (entry.refusals.start !== minute) {
         entry.refusals.start = minute;
         entry.refusals.count = 0;
+        // A new minute window: counted under the plan as it is now.
+        entry.policy = undefined;
       }
       if (entry.bannedUntil <= nowMs) entry.bannedUntil = 0;
       if (create) this.entries.delete(client);
     } else {
       const windows = WINDOWS.map((w) => ({ start: windowStart(nowMs, w.lengthMs), count: 0 }));
-      entry = { windows, refusals: { start: minute, count: 0 }, bannedUntil: 0 };
+      entry = { windows, refusals: { start: minute, count: 0 }, bannedUntil: 0, policy: undefined };
     }
     if (!create) return entry;
     this.entries.set(client, entry);
@@ -168,4 +178,5 @@ const snapshot = (entry: Entry): ClientState => ({
   windows: entry.windows.map((w) => ({ start: w.start, count: w.count })),
   refusals: { start: entry.refusals.start, count: entry.refusals.count },
   bannedUntil: entry.bannedUntil,
+  ...(entry.policy === undefined ? {} : { policy: entry.policy }),
 });

@@ -46,12 +46,24 @@ interface CompiledPlan {
  */
 export class Limiter {
   private readonly compiled = new Map<string, CompiledPlan>();
+  /** Each compiled policy's plan, so a client still counted under a replaced one is answered by it. */
+  private readonly byPolicy = new WeakMap<LimitPolicy, CompiledPlan>();
 
   constructor(
-    private readonly plans: Readonly<Record<string, PlanLimits>>,
-    private readonly bans: BanPolicy,
+    private plans: Readonly<Record<string, PlanLimits>>,
+    private bans: BanPolicy,
     private readonly counters: CounterStore,
   ) {}
+
+  /**
+   * New plan limits and ban policy (a reload of the config). Counters are kept; each client is held
+   * to the new limits from its next minute window (its current one finishes under the old).
+   */
+  setPlans(plans: Readonly<Record<string, PlanLimits>>, bans: BanPolicy): void {
+    this.plans = plans;
+    this.bans = bans;
+    this.compiled.clear();
+  }
 
   /**
    * Counts a request against the client at `now`, or refuses it; either way with the headers to
@@ -63,7 +75,9 @@ export class Limiter {
     return outcome instanceof Promise ? outcome.then((o) => this.verdict(plan, o, now)) : this.verdict(plan, outcome, now);
   }
 
-  private verdict(plan: CompiledPlan, { kind, state }: TakeOutcome, now: number): LimitVerdict {
+  private verdict(current: CompiledPlan, { kind, state }: TakeOutcome, now: number): LimitVerdict {
+    // The plan the client's window is counted under (the one before a reload, until its window ends).
+    const plan = (state.policy && this.byPolicy.get(state.policy)) ?? current;
     const limits = plan.policy.limits;
     if (kind === 'admitted') return { admitted: true, headers: this.headers(plan, state, now) };
     if (kind === 'banned') {
@@ -82,7 +96,7 @@ export class Limiter {
     const full = WINDOWS.flatMap((w, i) =>
       (state.windows[i]?.count ?? 0) >= (limits[i] ?? Infinity) ? [`${limits[i]} requests per ${w.name}`] : [],
     );
-    const message = `Rate limit of ${full.join(' and ')} exceeded${banned ? `; banned for ${this.bans.durationSeconds} s` : ''}`;
+    const message = `Rate limit of ${full.join(' and ')} exceeded${banned ? `; banned for ${plan.policy.banMs / 1000} s` : ''}`;
     return {
       admitted: false,
       code: 'rate_limited',
@@ -96,8 +110,9 @@ export class Limiter {
 
   /** The client's counters and ban at `now`, for the admin API. */
   async inspect(client: Client, now: number): Promise<object> {
-    const limits = this.planOf(client.plan).policy.limits;
     const state = await this.counters.inspect(client.id, now);
+    const policy = state.policy ?? this.planOf(client.plan).policy;
+    const limits = policy.limits;
     return {
       plan: client.plan,
       windows: WINDOWS.map((w, i) => {
@@ -112,7 +127,7 @@ export class Limiter {
         };
       }),
       refusalsThisMinute: state.refusals.count,
-      banThreshold: this.bans.threshold,
+      banThreshold: policy.banThreshold,
       // Whole Unix seconds, rounded up like X-RateLimit-Reset: the same number a client is shown.
       bannedUntil: state.bannedUntil > now ? Math.ceil(state.bannedUntil / 1000) : null,
     };
@@ -139,6 +154,7 @@ export class Limiter {
         header: WINDOWS.map((w, i) => `"${w.name}";q=${list[i] ?? 0};w=${w.lengthMs / 1000}`).join(', '),
       };
       this.compiled.set(plan, known);
+      this.byPolicy.set(known.policy, known);
     }
     return known;
   }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { load as parseYaml } from 'js-yaml';
 import { describeBroken, scanReferences } from './check-refs.js';
 import { isObject } from './json-pointer.js';
@@ -24,6 +25,8 @@ export interface LoadedDocument {
    * place in the 2.0 original for a converted Swagger 2.0 document. Hand it to `buildApiModel`.
    */
   readonly locate: Locate;
+  /** Every file read: the document, then each file its `$ref`s reached (absolute paths), to watch for changes. */
+  readonly files: readonly string[];
 }
 
 /**
@@ -56,13 +59,19 @@ export async function readDocument(path: string, onProgress?: (event: LoadProgre
   // One walk finds both the external references to bundle and the local ones that go nowhere.
   let scan = scanReferences(parsed);
   let bundled = parsed;
-  if (scan.external) scan = scanReferences((bundled = await bundle(path, parsed)));
+  let files = [resolve(path)];
+  if (scan.external) {
+    const result = await bundle(path, parsed);
+    bundled = result.bundled;
+    files = [...new Set([...files, ...result.files])];
+    scan = scanReferences(bundled);
+  }
   if (scan.broken.length > 0) throw new Error(describeBroken(path, scan.broken));
-  if (version !== '2.0') return { document: bundled, sourceVersion: version, warnings: [], locate: asWritten };
+  if (version !== '2.0') return { document: bundled, sourceVersion: version, warnings: [], locate: asWritten, files };
   onProgress?.({ phase: 'converting', from: 'Swagger 2.0' });
   const { document, warnings, locate } = await convertSwagger2(bundled);
   for (const message of warnings) onProgress?.({ phase: 'warning', message });
-  return { document, sourceVersion: version, warnings, locate };
+  return { document, sourceVersion: version, warnings, locate, files };
 }
 
 /** The document alone (for callers with no use for progress or warnings). */
@@ -86,11 +95,14 @@ function versionOf(path: string, parsed: unknown): string {
   return parsed.openapi;
 }
 
-async function bundle(path: string, parsed: unknown): Promise<unknown> {
+/** The document with its external references bundled in, and the files they reached. */
+async function bundle(path: string, parsed: unknown): Promise<{ readonly bundled: unknown; readonly files: readonly string[] }> {
   try {
     // Loaded only for documents that need it: it is a start-up cost single-file documents skip.
-    const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
-    return await $RefParser.bundle(path, parsed as never, {});
+    const { $RefParser } = await import('@apidevtools/json-schema-ref-parser');
+    const parser = new $RefParser();
+    const bundled = await parser.bundle(path, parsed as never, {});
+    return { bundled, files: parser.$refs.paths('file').map((file: string) => resolve(file)) };
   } catch (error) {
     throw new Error(`cannot resolve the references of ${path}: ${(error as Error).message}`, { cause: error });
   }

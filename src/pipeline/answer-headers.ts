@@ -9,6 +9,8 @@ export interface HeaderParts {
   /** The answer's own headers (Location, Link rel=next, Allow, WWW-Authenticate, ...). */
   readonly own: Readonly<Record<string, string>>;
   readonly requestId: string;
+  /** The served document's generation (a reload makes the next), when the answer comes from a surface. */
+  readonly generation?: string | undefined;
   readonly hasBody: boolean;
   /** The body's media type, chosen among those the document declares (`validation/answer-media.ts`); JSON when absent. */
   readonly contentType?: string | undefined;
@@ -33,6 +35,7 @@ export function answerHeaders(parts: HeaderParts): Record<string, string> {
   const ownVary = parts.own.vary;
   if (corsVary !== undefined && ownVary !== undefined) headers.vary = `${corsVary}, ${ownVary}`;
   headers['x-request-id'] = parts.requestId;
+  if (parts.generation !== undefined) headers['x-sandbox-generation'] = parts.generation;
   if (parts.hasBody && headers['content-type'] === undefined) headers['content-type'] = parts.contentType ?? JSON_TYPE;
   return headers;
 }

@@ -15,6 +15,8 @@ const EXPOSED = [
   'WWW-Authenticate',
   'X-Request-Id',
   'X-Sandbox-Error',
+  'X-Sandbox-Generation',
+  'Preference-Applied',
 ].join(', ');
 
 export interface CorsPolicy {

@@ -56,10 +56,11 @@ const NO_QUERY: ReadonlyMap<string, readonly string[]> = new Map();
 export async function runPipeline(surface: Surface, req: SandboxRequest): Promise<PipelineResult> {
   // The generation is read once: a document swapped in meanwhile serves the next request.
   const generation = surface.generation();
+  const served = surface.servedGeneration?.() ?? generation.label;
   const cors = corsHeaders(surface.cors, req);
   if (isPreflight(req)) {
     const headers = preflightHeaders(surface.cors, req, generation.router.methodsAt(req.path));
-    const response = { status: 204, headers: answerHeaders({ own: headers, requestId: req.id, hasBody: false }) };
+    const response = { status: 204, headers: answerHeaders({ own: headers, requestId: req.id, generation: served, hasBody: false }) };
     return { response, operation: undefined, caller: undefined };
   }
 
@@ -90,6 +91,7 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
       lifecycle: prepared?.lifecycleHeaders,
       own: response.headers,
       requestId: req.id,
+      generation: served,
       hasBody: response.body !== undefined,
       contentType,
     });
@@ -97,7 +99,9 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
     // The last step: the whole answer, headers included, checked against the document.
     const checked = surface.checkResponses && prepared ? checkedAnswer(prepared, answer) : answer;
     const sent =
-      checked === answer ? answer : { ...checked, headers: answerHeaders({ own: checked.headers, requestId: req.id, hasBody: true }) };
+      checked === answer
+        ? answer
+        : { ...checked, headers: answerHeaders({ own: checked.headers, requestId: req.id, generation: served, hasBody: true }) };
     if (extras === undefined) return { response: sent, operation, caller };
     return {
       response: extras.delivery ? { ...sent, delivery: extras.delivery } : sent,

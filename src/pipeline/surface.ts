@@ -42,6 +42,11 @@ export interface RespondContext {
 export interface Surface {
   /** The current generation, read once per request. */
   readonly generation: () => Generation;
+  /**
+   * The number of the served API's generation, as every answer names it (`X-Sandbox-Generation`):
+   * the admin surface answers from its own document but names the API's.
+   */
+  readonly servedGeneration?: () => string;
   readonly cors: CorsPolicy;
   /** Largest request body read, in bytes. */
   readonly bodyLimit: number;

@@ -22,6 +22,11 @@ export class Collection {
     this.nextId = (rows.at(-1)?.id ?? 0) + 1;
   }
 
+  /** The records, in id order, as a new list (a workspace's first write copies the seed's). */
+  rowsCopy(): Row[] {
+    return [...this.rows];
+  }
+
   get size(): number {
     return this.rows.length;
   }

@@ -19,6 +19,8 @@ const FORMAT = 2;
 export interface StoreData {
   readonly understudy: typeof FORMAT;
   readonly workspaces: Record<string, OwnCollections>;
+  /** What the sandbox keeps beside the records (issued keys, workspaces, clocks), opaque to the store. */
+  sandbox?: unknown;
 }
 
 /** Told how far the start-up seeding has gone, in records. */
@@ -54,7 +56,7 @@ export class MemoryRecordStore implements RecordStore {
   private readonly db: Low<StoreData>;
 
   private constructor(
-    private readonly seeder: Seeder,
+    private seeder: Seeder,
     adapter: Adapter<StoreData>,
   ) {
     this.db = new Low<StoreData>(adapter, emptyDocument());
@@ -100,6 +102,40 @@ export class MemoryRecordStore implements RecordStore {
     this.counts.delete(workspace);
     if (!this.views.delete(workspace)) return;
     Reflect.deleteProperty(this.db.data.workspaces, workspace);
+    await this.db.write();
+  }
+
+  /**
+   * Seeds from a new version of the document (a reload) from now on: collections seeded already
+   * keep their records, in the seed and in every workspace; a collection first used from now on is
+   * seeded from the new document and fixtures.
+   */
+  useModel(model: ApiModel, fixtures: FixtureDefinitions, seed: number): void {
+    this.seeder = new Seeder(model, fixtures, seed);
+  }
+
+  /**
+   * Every stored collection with its records, the seed's (`workspace` undefined) and each
+   * workspace's own: what a reload checks against the new document.
+   */
+  *stored(): Iterable<{ readonly workspace: string | undefined; readonly collection: string; readonly rows: readonly Row[] }> {
+    for (const [collection, seeded] of this.shared) yield { workspace: undefined, collection, rows: seeded.rowsCopy() };
+    for (const [workspace, collections] of Object.entries(this.db.data.workspaces)) {
+      for (const [collection, rows] of Object.entries(collections)) yield { workspace, collection, rows };
+    }
+  }
+
+  /** What was kept beside the records (`keep`), as the data file held it at start; undefined without one. */
+  kept(): unknown {
+    return this.db.data.sandbox;
+  }
+
+  /**
+   * Keeps a value beside the records, written to the data file now (with a file; in memory it is
+   * only held). The sandbox keeps its issued keys, workspaces and clocks here so they survive a restart.
+   */
+  async keep(value: unknown): Promise<void> {
+    this.db.data.sandbox = value;
     await this.db.write();
   }
 
@@ -199,7 +235,8 @@ export class MemoryRecordStore implements RecordStore {
   private owned(workspace: string, name: string): Collection {
     const current = this.views.get(workspace)?.get(name);
     if (current && current !== this.shared.get(name)) return current;
-    return this.adopt(workspace, name, [...this.seedRows(name)]);
+    // A copy of the shared collection's records: the seed as first made, even if the document was reloaded since.
+    return this.adopt(workspace, name, this.seeded(name).rowsCopy());
   }
 
   /** A collection's seeded records: the Seeder's own list, to copy. An unknown name is a bug in the caller. */
@@ -234,6 +271,7 @@ export class MemoryRecordStore implements RecordStore {
     for (const [workspace, collections] of Object.entries(savedWorkspaces(saved))) {
       for (const [name, rows] of Object.entries(collections)) this.adopt(workspace, name, rows);
     }
+    if (isVersioned(saved) && saved.sandbox !== undefined) this.db.data.sandbox = saved.sandbox;
   }
 
   /**

@@ -36,6 +36,7 @@ export const ERRORS = {
   verification_failed: 422,
   injected_fault: 503,
   workspace_permanent: 409,
+  reload_failed: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

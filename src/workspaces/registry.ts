@@ -18,6 +18,12 @@ export interface EvictedWorkspace {
   readonly evictedAt: number;
 }
 
+/** The created workspaces and the evictions, as a data file keeps them. */
+export interface RegistrySnapshot {
+  readonly created: readonly { readonly id: string; readonly createdAt: number; readonly lastUsedAt: number }[];
+  readonly evicted: readonly EvictedWorkspace[];
+}
+
 interface Entry {
   readonly id: string;
   readonly createdAt: number;
@@ -42,7 +48,7 @@ export class WorkspaceRegistry {
 
   constructor(
     private readonly max: number,
-    private readonly configured: readonly string[],
+    private configured: readonly string[],
     private readonly wallClock: () => number = Date.now,
   ) {
     this.reset();
@@ -55,6 +61,13 @@ export class WorkspaceRegistry {
     const now = this.wallClock();
     for (const id of new Set([DEFAULT_WORKSPACE, ...this.configured]))
       this.entries.set(id, { id, createdAt: now, lastUsedAt: now, permanent: true });
+  }
+
+  /** Permanent workspaces (the config names them), created where they are new. */
+  addPermanent(ids: readonly string[]): void {
+    this.configured = [...new Set([...this.configured, ...ids])];
+    const now = this.wallClock();
+    for (const id of ids) if (!this.entries.has(id)) this.entries.set(id, { id, createdAt: now, lastUsedAt: now, permanent: true });
   }
 
   has(id: string): boolean {
@@ -88,6 +101,22 @@ export class WorkspaceRegistry {
 
   list(): readonly WorkspaceInfo[] {
     return [...this.entries.values()].map(({ id, createdAt, lastUsedAt, permanent }) => ({ id, createdAt, lastUsedAt, permanent }));
+  }
+
+  /** The workspaces created since the start and the evictions: what a data file keeps across a restart. */
+  snapshot(): RegistrySnapshot {
+    const created = [...this.entries.values()]
+      .filter((e) => !e.permanent)
+      .map(({ id, createdAt, lastUsedAt }) => ({ id, createdAt, lastUsedAt }));
+    return { created, evicted: [...this.evictions] };
+  }
+
+  /** Workspaces created before a restart, back. */
+  restore(snapshot: RegistrySnapshot): void {
+    for (const { id, createdAt, lastUsedAt } of snapshot.created) {
+      if (!this.entries.has(id)) this.entries.set(id, { id, createdAt, lastUsedAt, permanent: false });
+    }
+    this.evictions.push(...snapshot.evicted.slice(-EVICTIONS_KEPT));
   }
 
   /** The most recent evictions, newest first. */

@@ -5,7 +5,7 @@ import type { Journal } from '../journal/journal.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { RuleStore } from '../rules/rule-store.js';
 import type { RecordStore } from '../store/record-store.js';
-import type { EvictedWorkspace, WorkspaceRegistry } from './registry.js';
+import type { EvictedWorkspace, RegistrySnapshot, WorkspaceRegistry } from './registry.js';
 
 /** The parts that hold something per workspace, and how each forgets it. */
 export interface WorkspaceParts {
@@ -44,9 +44,24 @@ export type Removal = 'removed' | 'permanent' | 'unknown';
 export class Workspaces {
   constructor(private readonly parts: WorkspaceParts) {}
 
+  /** The workspaces created since the start and the evictions, for a data file. */
+  snapshot(): RegistrySnapshot {
+    return this.parts.registry.snapshot();
+  }
+
+  /** Workspaces kept in a data file, back after a restart. */
+  restore(snapshot: RegistrySnapshot): void {
+    this.parts.registry.restore(snapshot);
+  }
+
   /** Back to the default workspace and those the config names (the sandbox's reset: the parts reset themselves). */
   resetAll(): void {
     this.parts.registry.reset();
+  }
+
+  /** Workspaces a reloaded config names, created (permanent) if they are new. */
+  addConfigured(ids: readonly string[]): void {
+    this.parts.registry.addPermanent(ids);
   }
 
   has(id: string): boolean {

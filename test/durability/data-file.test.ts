@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createNodeHandler } from '../../src/http/node-handler.js';
-import { auth, testSandbox } from '../support/sandbox.js';
+import { ADMIN_TOKEN, auth, START, testSandbox } from '../support/sandbox.js';
+
+const ADMIN = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+const START_S = Date.parse(START) / 1000;
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'understudy-data-'));
@@ -25,6 +28,36 @@ describe('the store persisted to a data file', () => {
     const fetched = await request(createNodeHandler(second)).get(`/v1/pets/${created.body.id}`).set(auth());
     expect(fetched.body).toEqual(created.body);
     expect(await second.store.digest()).toBe(await first.store.digest());
+  });
+
+  it('keeps workspaces across a restart: the issued key, its records, its clock; counters start afresh', async () => {
+    const data = join(await tempDir(), 'store.json');
+    const first = createNodeHandler(await testSandbox({ data }));
+    const issued = await request(first).post('/__sandbox/keys').set(ADMIN).send({ plan: 'pro' });
+    expect(issued.status).toBe(201);
+    const { key, workspace } = issued.body as { key: string; workspace: string };
+    const created = await request(first).post('/v1/pets').set(auth(key)).send({ name: 'Private', categoryId: 2 });
+    expect(created.status).toBe(201);
+    await request(first).post(`/__sandbox/workspaces/${workspace}/clock`).set(ADMIN).send({ advanceSeconds: 3600 }).expect(200);
+    const saved = await readFile(data, 'utf8');
+    expect(saved).not.toContain(key);
+
+    const second = createNodeHandler(await testSandbox({ data }));
+    const fetched = await request(second).get(`/v1/pets/${created.body.id}`).set(auth(key));
+    expect(fetched.status).toBe(200);
+    expect(fetched.body).toEqual(created.body);
+    expect(fetched.headers['x-ratelimit-remaining']).toBe('299');
+    expect((await request(second).get(`/v1/pets/${created.body.id}`).set(auth())).status).toBe(404);
+    const listed = (await request(second).get('/__sandbox/workspaces').set(ADMIN)).body as { workspaces: { id: string; clock: object }[] };
+    expect(listed.workspaces.find((w) => w.id === workspace)).toMatchObject({ clock: { now: START_S + 3600, follows: false } });
+  });
+
+  it('stops the start on sandbox state that does not read, and leaves the file untouched', async () => {
+    const data = join(await tempDir(), 'store.json');
+    const broken = JSON.stringify({ understudy: 2, workspaces: {}, sandbox: { keys: 'no' } });
+    await writeFile(data, broken);
+    await expect(testSandbox({ data })).rejects.toThrow(/holds sandbox state that does not read \(it needs keys, workspaces and clocks\)/);
+    expect(await readFile(data, 'utf8')).toBe(broken);
   });
 
   it('writes what reset restores', async () => {

@@ -11,6 +11,8 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'pat
  */
 const EXPECTED = [
   'POST /reset resetSandbox',
+  'GET /status getStatus',
+  'POST /reload reloadSandbox',
   'GET /clock getClock',
   'POST /clock advanceClock',
   'POST /keys issueKey',
