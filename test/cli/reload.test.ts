@@ -1,0 +1,257 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/config/defaults.js';
+import type { SandboxStatus } from '../../src/vocabulary/reload.js';
+import { CLI } from '../support/cli.js';
+
+/** Hot reload through the built CLI: a real process, real files, real file events. */
+
+const TOKEN = 'reload-cli-admin-token';
+const KEY = 'reload-key';
+/** A key whose quota the request loop cannot exhaust. */
+const CONFIG = `plans:\n  unlimited: { perMinute: 1000000, perDay: 1000000 }\nkeys:\n  - { key: ${KEY}, plan: unlimited }\n`;
+const PING = `  /ping:
+    get:
+      operationId: ping
+      summary: Is it up
+      security: []
+      responses:
+        '200':
+          description: Up.
+          content:
+            application/json:
+              schema: { type: object, required: [ok], properties: { ok: { type: boolean } } }
+              example: { ok: true }
+`;
+const FIXTURES = join(PACKAGE_ROOT, 'fixtures/petstore.yaml');
+const auth = { Authorization: `Bearer ${KEY}` };
+const admin = { Authorization: `Bearer ${TOKEN}` };
+
+interface Cli {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** The API's base address (…/v1). */
+  readonly url: string;
+  readonly origin: string;
+  readonly output: () => string;
+  readonly exited: Promise<unknown>;
+}
+
+/** Starts the built CLI and resolves once it prints `ready` (it lives past one test, so it is stopped by the suite). */
+function start(args: readonly string[], ready: RegExp): Promise<Cli> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { env: { ...process.env, SANDBOX_CONFIG: '' } });
+  let out = '';
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const url = /serving .* at (http:\/\/\S+)/.exec(out)?.[1];
+      if (url && ready.test(out)) resolve({ child, url, origin: new URL(url).origin, output: () => out, exited });
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      check();
+    });
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    void exited.then((code) => reject(new Error(`the CLI exited with ${String(code)} before it was ready:\n${out}`)));
+  });
+}
+
+async function stop(cli: Cli | undefined): Promise<void> {
+  if (!cli || cli.child.exitCode !== null || cli.child.signalCode !== null) return;
+  cli.child.kill('SIGTERM');
+  const killer = setTimeout(() => cli.child.kill('SIGKILL'), 5_000);
+  await cli.exited;
+  clearTimeout(killer);
+}
+
+async function status(cli: Cli): Promise<SandboxStatus> {
+  const res = await fetch(`${cli.origin}/__sandbox/status`, { headers: admin });
+  expect(res.status).toBe(200);
+  return (await res.json()) as SandboxStatus;
+}
+
+/** Polls the status every 50 ms, up to 10 s, until `holds`. */
+async function until(cli: Cli, holds: (s: SandboxStatus) => boolean): Promise<SandboxStatus> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const now = await status(cli);
+    if (holds(now)) return now;
+    if (Date.now() > deadline) throw new Error(`the status never got there: ${JSON.stringify(now)}\n${cli.output().slice(-2_000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const edit = async (file: string, change: (text: string) => string): Promise<void> => {
+  const before = await readFile(file, 'utf8');
+  const after = change(before);
+  expect(after).not.toBe(before);
+  await writeFile(file, after);
+};
+
+/** The Pet Store split in two: its Order schema lives in order.yaml, reached by `$ref`. */
+async function writeSplitPetStore(dir: string): Promise<{ spec: string; orderFile: string }> {
+  const original = await readFile(join(PACKAGE_ROOT, 'openapi/petstore.yaml'), 'utf8');
+  const order = /^ {4}Order:\n((?: {6}.*\n)+)/m.exec(original);
+  expect(order).not.toBeNull();
+  const spec = join(dir, 'petstore.yaml');
+  const orderFile = join(dir, 'order.yaml');
+  await writeFile(orderFile, order![1]!.replace(/^ {6}/gm, ''));
+  await writeFile(spec, original.replace(order![0], "    Order:\n      $ref: './order.yaml'\n"));
+  return { spec, orderFile };
+}
+
+describe('hot reload through the CLI', () => {
+  let dir: string;
+  let spec: string;
+  let orderFile: string;
+  let configFile: string;
+  let cli: Cli | undefined;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'understudy-reload-cli-'));
+    ({ spec, orderFile } = await writeSplitPetStore(dir));
+    configFile = join(dir, 'sandbox.yaml');
+    await writeFile(configFile, CONFIG);
+    cli = await start(
+      ['--watch', '--admin-token', TOKEN, '--spec', spec, '--fixtures', FIXTURES, '--config', configFile],
+      /watching \d+ files? for changes/,
+    );
+  });
+  afterAll(async () => {
+    await stop(cli);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('watches the document, its $ref’d file, the fixtures and the config', async () => {
+    const { generation, files } = await status(cli!);
+    expect(generation).toBe(1);
+    expect(files).toEqual([spec, orderFile, FIXTURES]);
+    expect(cli!.output()).toContain('understudy: watching 4 files for changes (--no-watch to stop)\n');
+  });
+
+  it('serves an operation added to the document, keeps the records, and fails no request meanwhile', async () => {
+    const running = cli!;
+    const created = await fetch(`${running.url}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Kept', categoryId: 1 }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    expect((await fetch(`${running.url}/ping`)).status).toBe(404);
+
+    // Requests run the whole time the edit is picked up.
+    let loading = true;
+    const failures: string[] = [];
+    const seen = new Map<string, number>();
+    const client = async (): Promise<void> => {
+      while (loading) {
+        try {
+          const res = await fetch(`${running.url}/pets/1`, { headers: auth });
+          const generation = res.headers.get('x-sandbox-generation') ?? 'none';
+          seen.set(generation, (seen.get(generation) ?? 0) + 1);
+          if (res.status !== 200) failures.push(`status ${res.status}: ${await res.text()}`);
+          else await res.arrayBuffer();
+        } catch (error) {
+          failures.push((error as Error).message);
+        }
+      }
+    };
+    const clients = Array.from({ length: 4 }, client);
+    try {
+      await edit(spec, (text) => text.replace('paths:\n', `paths:\n${PING}`));
+      await until(running, (s) => s.generation === 2);
+      // A few more requests on the new generation.
+      const after = Date.now();
+      while ((seen.get('2') ?? 0) < 20 && Date.now() - after < 5_000) await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      loading = false;
+      await Promise.all(clients);
+    }
+    expect(failures).toEqual([]);
+    expect(seen.get('1')).toBeGreaterThan(0);
+    expect(seen.get('2')).toBeGreaterThan(0);
+    expect([...seen.keys()].sort()).toEqual(['1', '2']);
+
+    const ping = await fetch(`${running.url}/ping`);
+    expect(ping.status).toBe(200);
+    expect(await ping.json()).toEqual({ ok: true });
+    expect(ping.headers.get('x-sandbox-generation')).toBe('2');
+    const kept = await fetch(`${running.url}/pets/${id}`, { headers: auth });
+    expect(kept.status).toBe(200);
+    expect(kept.headers.get('x-sandbox-generation')).toBe('2');
+    expect(await kept.json()).toMatchObject({ id, name: 'Kept' });
+    expect((await status(running)).lastReload).toMatchObject({ ok: true, generation: 2, errors: [] });
+    // The cause is logged, the outcome once (the core's notice).
+    expect(running.output()).toContain(`reloading: ${spec} changed`);
+    expect(running.output().match(/"msg":"reloaded: generation 2,/g)).toHaveLength(1);
+  });
+
+  it('keeps serving generation 2 through a save that is not valid YAML, and takes the fix', async () => {
+    const running = cli!;
+    const good = await readFile(spec, 'utf8');
+    await writeFile(spec, `${good}\n  broken: [unclosed\n`);
+    const failed = await until(running, (s) => s.lastReload?.ok === false);
+    expect(failed.generation).toBe(2);
+    expect(failed.lastReload?.errors.join('\n')).toContain(spec);
+    const still = await fetch(`${running.url}/ping`);
+    expect(still.status).toBe(200);
+    expect(still.headers.get('x-sandbox-generation')).toBe('2');
+    expect(running.output()).toMatch(/"level":50,.*"msg":"reload failed; generation 2 still serves: /);
+
+    // The fix, saved the way editors do: a temp file renamed over the document.
+    await writeFile(`${spec}.tmp`, good);
+    await rename(`${spec}.tmp`, spec);
+    const fixed = await until(running, (s) => s.generation === 3);
+    expect(fixed.lastReload).toMatchObject({ ok: true, generation: 3 });
+    expect((await fetch(`${running.url}/pets/1`, { headers: auth })).headers.get('x-sandbox-generation')).toBe('3');
+  });
+
+  it('picks up an edit to the $ref’d file, and to the config file', async () => {
+    const running = cli!;
+    await edit(orderFile, (text) => `${text}  note: { type: string, description: A note for the shop. }\n`);
+    await until(running, (s) => s.generation === 4);
+    const orders = await fetch(`${running.url}/store/orders?limit=1`, { headers: auth });
+    expect(orders.status).toBe(200);
+    expect(orders.headers.get('x-sandbox-generation')).toBe('4');
+
+    await edit(configFile, (text) => text.replace('perMinute: 1000000', 'perMinute: 999999'));
+    await until(running, (s) => s.generation === 5);
+    const limited = await fetch(`${running.url}/pets/1`, { headers: auth });
+    expect(limited.headers.get('x-sandbox-generation')).toBe('5');
+  });
+});
+
+describe('with --no-watch', () => {
+  let dir: string;
+  let cli: Cli | undefined;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'understudy-reload-hup-'));
+  });
+  afterEach(async () => {
+    await stop(cli);
+    cli = undefined;
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('does not reload by itself, but reloads on SIGHUP', async () => {
+    const { spec } = await writeSplitPetStore(dir);
+    cli = await start(['--no-watch', '--watch', '--admin-token', TOKEN, '--spec', spec], /serving .* at/);
+    expect(cli.output()).not.toContain('watching');
+    await edit(spec, (text) => text.replace('paths:\n', `paths:\n${PING}`));
+    // Waiting for the absence of a reload.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await status(cli)).generation).toBe(1);
+    expect((await fetch(`${cli.url}/ping`)).status).toBe(404);
+
+    cli.child.kill('SIGHUP');
+    await until(cli, (s) => s.generation === 2);
+    expect((await fetch(`${cli.url}/ping`)).status).toBe(200);
+    expect(cli.output()).toContain('reloading: SIGHUP');
+    // Not a one-off: a second SIGHUP reloads again.
+    cli.child.kill('SIGHUP');
+    await until(cli, (s) => s.generation === 3);
+  });
+});
