@@ -21,7 +21,7 @@ export interface AdminCapabilities {
   /** Back to the seeded state: store, issued keys, counters, bans, clock, journal and rules. */
   readonly reset: () => Promise<void>;
   readonly clocks: Pick<WorkspaceClocks, 'of'>;
-  readonly keys: Pick<KeyRegistry, 'issue' | 'find' | 'byId'>;
+  readonly keys: Pick<KeyRegistry, 'issue' | 'find' | 'byId' | 'inWorkspace'>;
   /** The configured plans' names (a reload may change them). */
   readonly plans: () => readonly string[];
   /** Reads the document, its `$ref`'d files, the fixtures and the config again, and swaps the result in. */
@@ -97,8 +97,14 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
       const error = errorBody('reload_failed', `The files did not load; generation ${outcome.generation} still serves`, details);
       return { status: error.status, headers: {}, body: error };
     },
-    getMetrics: () => {
+    getMetrics: (input) => {
       const memory = process.memoryUsage();
+      const named = input.query.workspace as string | undefined;
+      const workspace = named === undefined ? undefined : c.workspaces.view(named);
+      if (named !== undefined && workspace === undefined) {
+        const error = errorBody('resource_not_found', `No workspace ${named}: it was deleted, evicted, or cleared by a reset`);
+        return Promise.resolve({ status: error.status, headers: {}, body: error });
+      }
       return Promise.resolve(
         ok({
           now: unixSeconds(clock.now()),
@@ -107,6 +113,14 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
           rssBytes: memory.rss,
           heapUsedBytes: memory.heapUsed,
           eventLoopDelayMs: eventLoopDelayMs(),
+          ...(workspace && {
+            workspace: {
+              id: workspace.id,
+              requests: workspace.requests,
+              recordsWritten: workspace.recordsWritten,
+              lastUsedAt: workspace.lastUsedAt,
+            },
+          }),
         }),
       );
     },

@@ -15,7 +15,7 @@ export interface RuleHandlerCapabilities {
   readonly rules: Pick<RuleStore, 'add' | 'list' | 'get' | 'remove' | 'clear' | 'size'>;
   /** The served API (not the admin API): rules name its operations, statuses and examples. */
   readonly api: () => Generation;
-  readonly keys: Pick<KeyRegistry, 'find' | 'byId'>;
+  readonly keys: Pick<KeyRegistry, 'find' | 'byId' | 'inWorkspace'>;
   /** Rules may be scoped to a workspace that exists. */
   readonly workspaces: Pick<Workspaces, 'has'>;
 }
@@ -59,7 +59,16 @@ export function ruleHandlers(c: RuleHandlerCapabilities): Readonly<Record<string
       if (!parsed.ok) return Promise.resolve(invalid(parsed.violations));
       return Promise.resolve(ok(shown(c.rules.add(parsed.rule)), 201));
     },
-    listRules: () => Promise.resolve(ok(c.rules.list().map(shown))),
+    listRules: (input) => {
+      const workspace = input.query.workspace as string | undefined;
+      if (workspace === undefined) return Promise.resolve(ok(c.rules.list().map(shown)));
+      // A workspace's rules: those scoped to it, and those scoped to one of its keys.
+      const keys = new Set(c.keys.inWorkspace(workspace).map((key) => key.id));
+      const scoped = c.rules
+        .list()
+        .filter(({ rule: { match } }) => match.workspace === workspace || (match.key !== undefined && keys.has(match.key)));
+      return Promise.resolve(ok(scoped.map(shown)));
+    },
     getRule: (input) => {
       const id = input.path.id as string;
       const found = c.rules.get(id);

@@ -260,12 +260,21 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     // In flight: API requests only (the admin API's metrics report it).
     if (!toAdmin) inFlight++;
     try {
-      if (toToken) result = tokenResult(req, await mintToken(req));
+      if (toToken) result = tokenResult(req, await mintToken(req), generation.label);
       else if (!toAdmin) result = await runPipeline(api, req);
       else if (admin) result = await runPipeline(admin, req);
-      else result = bare(req, errorBody('route_not_found', 'The admin API is disabled: start the sandbox with an admin token'));
+      else
+        result = bare(
+          req,
+          errorBody('route_not_found', 'The admin API is disabled: start the sandbox with an admin token'),
+          generation.label,
+        );
     } catch (error) {
-      result = bare(req, errorBody('internal_error', `The sandbox failed on this request (id ${req.id}); it has been logged`));
+      result = bare(
+        req,
+        errorBody('internal_error', `The sandbox failed on this request (id ${req.id}); it has been logged`),
+        generation.label,
+      );
       failure = { error };
     } finally {
       if (!toAdmin) inFlight--;
@@ -333,19 +342,19 @@ function listenerOf(journal: Journal, clocks: WorkspaceClocks): (exchange: Excha
 }
 
 /** An answer the sandbox gives outside any surface: the Error shape, the standard headers. */
-function bare(req: SandboxRequest, body: ErrorBody): PipelineResult {
+function bare(req: SandboxRequest, body: ErrorBody, generation: string): PipelineResult {
   return {
-    response: { status: body.status, headers: answerHeaders({ own: {}, requestId: req.id, hasBody: true }), body },
+    response: { status: body.status, headers: answerHeaders({ own: {}, requestId: req.id, generation, hasBody: true }), body },
     operation: undefined,
     caller: undefined,
   };
 }
 
 /** The token endpoint's answer with the standard headers, counted against the client's key in the journal. */
-function tokenResult(req: SandboxRequest, answer: TokenAnswer): PipelineResult {
+function tokenResult(req: SandboxRequest, answer: TokenAnswer, generation: string): PipelineResult {
   const { response, key } = answer;
   return {
-    response: { ...response, headers: answerHeaders({ own: response.headers, requestId: req.id, hasBody: true }) },
+    response: { ...response, headers: answerHeaders({ own: response.headers, requestId: req.id, generation, hasBody: true }) },
     operation: undefined,
     caller: key && { client: key, keyId: key.id, workspace: key.workspace },
   };

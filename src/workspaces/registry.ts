@@ -6,6 +6,8 @@ export interface WorkspaceInfo {
   readonly id: string;
   readonly createdAt: number;
   readonly lastUsedAt: number;
+  /** API requests its keys made since it was created (or the sandbox started). */
+  readonly requests: number;
   /** The default workspace and those the config names: never evicted nor deleted. */
   readonly permanent: boolean;
 }
@@ -28,6 +30,7 @@ interface Entry {
   readonly id: string;
   readonly createdAt: number;
   lastUsedAt: number;
+  requests: number;
   readonly permanent: boolean;
 }
 
@@ -60,14 +63,15 @@ export class WorkspaceRegistry {
     this.evictions.length = 0;
     const now = this.wallClock();
     for (const id of new Set([DEFAULT_WORKSPACE, ...this.configured]))
-      this.entries.set(id, { id, createdAt: now, lastUsedAt: now, permanent: true });
+      this.entries.set(id, { id, createdAt: now, lastUsedAt: now, requests: 0, permanent: true });
   }
 
   /** Permanent workspaces (the config names them), created where they are new. */
   addPermanent(ids: readonly string[]): void {
     this.configured = [...new Set([...this.configured, ...ids])];
     const now = this.wallClock();
-    for (const id of ids) if (!this.entries.has(id)) this.entries.set(id, { id, createdAt: now, lastUsedAt: now, permanent: true });
+    for (const id of ids)
+      if (!this.entries.has(id)) this.entries.set(id, { id, createdAt: now, lastUsedAt: now, requests: 0, permanent: true });
   }
 
   has(id: string): boolean {
@@ -80,14 +84,17 @@ export class WorkspaceRegistry {
     let id = newId();
     while (this.entries.has(id)) id = newId();
     const now = this.wallClock();
-    this.entries.set(id, { id, createdAt: now, lastUsedAt: now, permanent: false });
+    this.entries.set(id, { id, createdAt: now, lastUsedAt: now, requests: 0, permanent: false });
     return evicted ? { id, evicted } : { id };
   }
 
-  /** Notes a request in the workspace (on every request: one Map lookup and a store). */
+  /** Notes a request in the workspace (on every request: one Map lookup and two stores). */
   touch(id: string): void {
     const entry = this.entries.get(id);
-    if (entry) entry.lastUsedAt = this.wallClock();
+    if (entry) {
+      entry.lastUsedAt = this.wallClock();
+      entry.requests++;
+    }
   }
 
   /** Removes a workspace that is not permanent: `removed`, `permanent` or `unknown`. */
@@ -100,7 +107,13 @@ export class WorkspaceRegistry {
   }
 
   list(): readonly WorkspaceInfo[] {
-    return [...this.entries.values()].map(({ id, createdAt, lastUsedAt, permanent }) => ({ id, createdAt, lastUsedAt, permanent }));
+    return [...this.entries.values()].map(({ id, createdAt, lastUsedAt, requests, permanent }) => ({
+      id,
+      createdAt,
+      lastUsedAt,
+      requests,
+      permanent,
+    }));
   }
 
   /** The workspaces created since the start and the evictions: what a data file keeps across a restart. */
@@ -114,7 +127,7 @@ export class WorkspaceRegistry {
   /** Workspaces created before a restart, back. */
   restore(snapshot: RegistrySnapshot): void {
     for (const { id, createdAt, lastUsedAt } of snapshot.created) {
-      if (!this.entries.has(id)) this.entries.set(id, { id, createdAt, lastUsedAt, permanent: false });
+      if (!this.entries.has(id)) this.entries.set(id, { id, createdAt, lastUsedAt, requests: 0, permanent: false });
     }
     this.evictions.push(...snapshot.evicted.slice(-EVICTIONS_KEPT));
   }

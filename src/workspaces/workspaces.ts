@@ -27,6 +27,8 @@ export interface WorkspaceView {
   readonly keys: readonly string[];
   /** Records it has written (created, replaced, updated or deleted) since it was last reset. */
   readonly recordsWritten: number;
+  /** API requests its keys made since it was created (or the sandbox started). */
+  readonly requests: number;
   /** Wall-clock ISO 8601 instants. */
   readonly createdAt: string;
   readonly lastUsedAt: string;
@@ -107,6 +109,7 @@ export class Workspaces {
       id: w.id,
       keys: this.parts.keys.inWorkspace(w.id).map((key) => key.id),
       recordsWritten: this.parts.store.writes(w.id),
+      requests: w.requests,
       createdAt: iso(w.createdAt),
       lastUsedAt: iso(w.lastUsedAt),
       clock: { now: this.now(w.id), follows: this.parts.clocks.follows(w.id) },
@@ -119,6 +122,11 @@ export class Workspaces {
       evictedAt: iso(e.evictedAt),
     }));
     return { workspaces, evicted };
+  }
+
+  /** One workspace as the list shows it, or undefined when there is none with that id. */
+  view(id: string): WorkspaceView | undefined {
+    return this.list().workspaces.find((w) => w.id === id);
   }
 
   /** The workspace's sandbox time, in whole Unix seconds. */

@@ -161,8 +161,11 @@ describe('hot reload through the CLI', () => {
     };
     const clients = Array.from({ length: 4 }, client);
     try {
+      const edited = Date.now();
       await edit(spec, (text) => text.replace('paths:\n', `paths:\n${PING}`));
       await until(running, (s) => s.generation === 2);
+      // The issue's bound: an added operation is served within 2 s of the save (typically ~0.2 s here).
+      expect(Date.now() - edited).toBeLessThan(2_000);
       // A few more requests on the new generation.
       const after = Date.now();
       while ((seen.get('2') ?? 0) < 20 && Date.now() - after < 5_000) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -111,10 +111,14 @@ describe('reloading the document with state kept', () => {
     expect(ruled.headers['x-ratelimit-remaining']).toBe('58');
     const journal = (await request(app).get('/__sandbox/requests?limit=100').set(admin)).body as { path: string }[];
     expect(journal.map((e) => e.path)).toContain('/v1/pets');
-    expect((await request(app).get('/__sandbox/status').set(admin)).body).toMatchObject({
-      generation: 2,
-      lastReload: { ok: true, generation: 2 },
-    });
+    const status = await request(app).get('/__sandbox/status').set(admin);
+    expect(status.body).toMatchObject({ generation: 2, lastReload: { ok: true, generation: 2 } });
+    // Every answer names the API's generation: the admin API's, errors, the token endpoint's.
+    expect(status.headers['x-sandbox-generation']).toBe('2');
+    expect((await request(app).get('/v1/nowhere').set(auth())).headers['x-sandbox-generation']).toBe('2');
+    expect(
+      (await request(app).post('/__sandbox/oauth/token').type('form').send('grant_type=password')).headers['x-sandbox-generation'],
+    ).toBe('2');
   });
 
   it('answers 404 for an operation the new document removed, and 405 for a method it removed', async () => {

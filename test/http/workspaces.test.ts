@@ -240,6 +240,30 @@ describe.each(EDGES)('workspaces through the $name', ({ make }) => {
     expect((await request(app).get('/v1/pets').set(auth(first.key))).status).toBe(200);
   });
 
+  it('filters rules and metrics by workspace: its own rules and figures, nobody else’s', async () => {
+    const a = await issue();
+    const b = await issue();
+    const rule = (match: object) =>
+      request(app)
+        .post('/__sandbox/rules')
+        .set(admin)
+        .send({ match, respond: { status: 404 } });
+    const byWorkspace = (await rule({ workspace: a.workspace, operationId: 'getPet' })).body as { id: string };
+    const byKey = (await rule({ key: a.id, operationId: 'getPet' })).body as { id: string };
+    await rule({ key: b.id, operationId: 'getPet' });
+    const listed = (await request(app).get(`/__sandbox/rules?workspace=${a.workspace}`).set(admin)).body as { id: string }[];
+    expect(listed.map((r) => r.id).sort()).toEqual([byWorkspace.id, byKey.id].sort());
+
+    await request(app).get('/v1/pets?limit=1').set(auth(a.key)).expect(200);
+    await createPet(a.key, 'Counted');
+    await request(app).get('/v1/pets?limit=1').set(auth(b.key)).expect(200);
+    const metrics = await request(app).get(`/__sandbox/metrics?workspace=${a.workspace}`).set(admin);
+    expect(metrics.status).toBe(200);
+    expect(metrics.body.workspace).toMatchObject({ id: a.workspace, requests: 2, recordsWritten: 1 });
+    expect((await request(app).get('/__sandbox/metrics?workspace=ws_nope').set(admin)).status).toBe(404);
+    expect((await request(app).get('/__sandbox/metrics').set(admin)).body.workspace).toBeUndefined();
+  });
+
   it('puts every workspace away on the sandbox reset: issued keys and their workspaces are gone', async () => {
     const a = await issue();
     await createPet(a.key, 'Before-Reset');
