@@ -17,6 +17,8 @@ export interface DispatchContext {
   readonly rawQuery: ReadonlyMap<string, readonly string[]>;
   /** The answer from the document, for operations with no state behind them. */
   readonly generatedAnswer: () => SandboxResponse;
+  /** Now on the caller's workspace clock (Unix ms): what record timestamps are set from. */
+  readonly now: number;
 }
 
 /** How the journal names each change (`replaced pets/3`). */
@@ -30,7 +32,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
   const scope = scopeOf(binding, input.path);
   if (action === 'list') return list(binding, input, ctx, scope);
   if (action === 'create') {
-    const record = completeRecord(binding.document, binding, pick(input.body, binding.writable));
+    const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable)), ctx.now, true);
     // A record the answer's schema cannot describe is not stored: the document answers instead.
     if (record === undefined) return ctx.generatedAnswer();
     const row = await store.create(workspace, resource, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
@@ -45,7 +47,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
   // A nested record is found only under its own parent (its scope never changes, ids are never reused).
   const current = await store.get(workspace, resource, id);
   if (current.kind === 'not-found' && action === 'replace' && !binding.declaresNotFound && Number.isSafeInteger(id) && id > 0) {
-    const record = completeRecord(binding.document, binding, pick(input.body, binding.writable));
+    const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable)), ctx.now, true);
     if (record === undefined) return ctx.generatedAnswer();
     const row = await store.put(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
     return changed(answer(binding, binding.successStatus, forAnswer(binding, row)), `created ${resource}/${row.id}`);
@@ -56,7 +58,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
   else if (action === 'delete') found = await store.delete(workspace, resource, id);
   else if (action === 'replace') {
     const own = serverFields(current.row, binding.writable);
-    const record = completeRecord(binding.document, binding, pick(input.body, binding.writable), own);
+    const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable), own), ctx.now, false);
     if (record === undefined) return ctx.generatedAnswer();
     found = await store.replace(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
   } else {
@@ -65,7 +67,8 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
       const outcome = applyPatch(binding.document, binding, row, input.body);
       if (!outcome.ok) refusal = { status: 400, headers: {}, body: outcome.error };
       if (!outcome.ok) return undefined;
-      return scope === undefined ? outcome.fields : { ...outcome.fields, [SCOPE_FIELD]: scope };
+      const fields = stamped(binding, outcome.fields, ctx.now, false);
+      return scope === undefined ? fields : { ...fields, [SCOPE_FIELD]: scope };
     });
     if (updated.kind === 'refused') return refusal ?? notFound(binding, resource, input, ctx);
     found = updated;
@@ -80,6 +83,25 @@ function answer(binding: ResolvedBinding, status: number, body: unknown, headers
   const { mediaType } = binding;
   if (mediaType === undefined || status === 204) return { status, headers };
   return { status, headers: mediaType === 'application/json' ? headers : { ...headers, 'content-type': mediaType }, body };
+}
+
+/**
+ * The record with its server-kept timestamps set from the workspace's clock: on a create every one,
+ * on a replace or patch the `updated` ones (the `created` ones are kept from the stored record).
+ */
+function stamped<T extends Readonly<Record<string, unknown>> | undefined>(
+  binding: ResolvedBinding,
+  record: T,
+  now: number,
+  creating: boolean,
+): T {
+  const { created, updated } = binding.timestamps;
+  if (record === undefined || (updated.length === 0 && (!creating || created.length === 0))) return record;
+  const at = new Date(now).toISOString();
+  const out: Record<string, unknown> = { ...record };
+  if (creating) for (const name of created) out[name] = at;
+  for (const name of updated) out[name] = at;
+  return out as T;
 }
 
 /** A miss: a 404 where the document declares one, else the document's own answer. */

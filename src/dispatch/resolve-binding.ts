@@ -53,6 +53,12 @@ export interface ResolvedBinding {
   readonly declaresNotFound: boolean;
   /** patch: the request takes a JSON Patch document (RFC 6902). */
   readonly jsonPatch: boolean;
+  /**
+   * The record's timestamps the server keeps (not writable, `format: date-time`): `created` ones
+   * (`createdAt`, `created_at`, `dateCreated`…) are set from the workspace's clock when a record is
+   * created, `updated` ones (`updatedAt`, `modified_at`, `lastModified`…) whenever it is written.
+   */
+  readonly timestamps: { readonly created: readonly string[]; readonly updated: readonly string[] };
 }
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -115,7 +121,47 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
         ? []
         : [...requiredOf(model.document, recordPointer)].filter((name) => name !== (op.binding.idProperty ?? 'id') && !hidden.has(name)),
     jsonPatch: op.requestBody?.content.some((m) => m.mediaType === 'application/json-patch+json') ?? false,
+    timestamps: timestampsOf(model.document, recordPointer, fields, writable),
   };
+}
+
+const CREATED = /^(created|creation|inserted)(_?(at|on|date|time|timestamp))?$|^date_?created$/i;
+const UPDATED = /^(updated|modified|last_?modified|last_?updated|changed)(_?(at|on|date|time|timestamp))?$|^date_?(updated|modified)$/i;
+
+/** The server-kept timestamp fields of a record schema, by name and `format: date-time`. */
+function timestampsOf(
+  document: unknown,
+  pointer: string | undefined,
+  fields: ReadonlySet<string>,
+  writable: ReadonlySet<string> | undefined,
+): ResolvedBinding['timestamps'] {
+  const kept = [...fields].filter((name) => !writable?.has(name) && isDateTime(propertySchema(document, pointer, name)));
+  return { created: kept.filter((name) => CREATED.test(name)), updated: kept.filter((name) => UPDATED.test(name)) };
+}
+
+const isDateTime = (schema: Readonly<Record<string, unknown>> | undefined): boolean =>
+  schema?.format === 'date-time' && (schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string')));
+
+/** One property's schema in a record schema (through `allOf`), resolved; undefined when it has none. */
+function propertySchema(
+  document: unknown,
+  pointer: string | undefined,
+  name: string,
+  depth = 0,
+): Readonly<Record<string, unknown>> | undefined {
+  if (pointer === undefined || depth > 8) return undefined;
+  const { value, pointer: at } = follow(document, pointer);
+  if (!isObject(value)) return undefined;
+  if (isObject(value.properties) && Object.hasOwn(value.properties, name)) {
+    const found = follow(document, `${at}/properties/${escapePointerToken(name)}`).value;
+    return isObject(found) ? found : undefined;
+  }
+  if (!Array.isArray(value.allOf)) return undefined;
+  for (let i = 0; i < value.allOf.length; i++) {
+    const found = propertySchema(document, `${at}/allOf/${i}`, name, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The page size when none is asked for: the limit's `default`, never above its `maximum`. */

@@ -78,6 +78,7 @@ export function apiSurface(capabilities: ApiCapabilities): Surface {
         basePath: generation.basePath,
         rawQuery,
         generatedAnswer: prepared.generatedAnswer,
+        now: now(caller),
       }),
   };
 }
