@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/config/defaults.js';
 import type { SandboxStatus } from '../../src/vocabulary/reload.js';
 import { CLI } from '../support/cli.js';
+import { pingOperation } from '../support/ping-operation.js';
 
 /** Hot reload through the built CLI: a real process, real files, real file events. */
 
@@ -13,19 +14,7 @@ const TOKEN = 'reload-cli-admin-token';
 const KEY = 'reload-key';
 /** A key whose quota the request loop cannot exhaust. */
 const CONFIG = `plans:\n  unlimited: { perMinute: 1000000, perDay: 1000000 }\nkeys:\n  - { key: ${KEY}, plan: unlimited }\n`;
-const PING = `  /ping:
-    get:
-      operationId: ping
-      summary: Is it up
-      security: []
-      responses:
-        '200':
-          description: Up.
-          content:
-            application/json:
-              schema: { type: object, required: [ok], properties: { ok: { type: boolean } } }
-              example: { ok: true }
-`;
+const PING = pingOperation();
 const FIXTURES = join(PACKAGE_ROOT, 'fixtures/petstore.yaml');
 const auth = { Authorization: `Bearer ${KEY}` };
 const admin = { Authorization: `Bearer ${TOKEN}` };

@@ -11,6 +11,7 @@ import { checkConfig } from '../../src/config/load-config.js';
 import { createSandbox, type Sandbox } from '../../src/core/sandbox.js';
 import { createNodeHandler } from '../../src/http/node-handler.js';
 import { ADMIN_TOKEN, auth, START } from '../support/sandbox.js';
+import { pingOperation } from '../support/ping-operation.js';
 
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
 
@@ -24,19 +25,7 @@ const STATUS_FILE = `type: string
 description: Availability of the animal.
 enum: [available, pending, sold]
 `;
-const PING = `  /ping:
-    get:
-      operationId: ping
-      summary: Is it up
-      security: []
-      responses:
-        '200':
-          description: Up.
-          content:
-            application/json:
-              schema: { type: object, required: [ok], properties: { ok: { type: boolean } } }
-              example: { ok: true }
-`;
+const PING = pingOperation();
 
 describe('reloading the document with state kept', () => {
   let dir: string;
@@ -204,7 +193,7 @@ describe('reloading the document with state kept', () => {
       };
       const clients = Array.from({ length: 8 }, client);
       for (let n = 0; n < 3; n++) {
-        await edit(spec, (text) => text.replace('paths:\n', `paths:\n${PING.replace(/ping/g, `ping${n}`)}`));
+        await edit(spec, (text) => text.replace('paths:\n', `paths:\n${pingOperation(`ping${n}`)}`));
         expect((await sandbox.reload()).ok).toBe(true);
       }
       // A few more requests on the last generation, then stop.
