@@ -132,6 +132,8 @@ async function main(): Promise<number> {
     const watched = (): string[] => [...new Set([...running.status().files, ...(configFile ? [resolve(configFile)] : [])])];
     watcher = watchFiles(watched, (changed) => reload(`${changed.join(', ')} changed`), {
       onError: (error) => logger.warn(`watching the files: ${error.message}`),
+      // After a failed reload, a new file beside the served ones may be the `$ref` it could not read.
+      anyFile: () => running.status().lastReload?.ok === false,
     });
     await watcher.ready();
     const count = watched().length;

@@ -6,6 +6,11 @@ export interface WatchOptions {
   readonly quietMs?: number;
   /** A watcher's error (a directory that cannot be read): the watch goes on with the others. */
   readonly onError?: (error: Error) => void;
+  /**
+   * While this says so, any file added or changed in a watched directory counts, listed or not: after
+   * a reload failed on a `$ref` to a file not written yet, creating that file must set off the next.
+   */
+  readonly anyFile?: () => boolean;
 }
 
 export interface FileWatch {
@@ -35,6 +40,7 @@ export function watchFiles(
   options: WatchOptions = {},
 ): FileWatch {
   const quietMs = options.quietMs ?? 150;
+  const anyFile = options.anyFile ?? ((): boolean => false);
   let wanted = new Set<string>();
   const directories = new Map<string, DirectoryWatch>();
   const changed = new Set<string>();
@@ -55,7 +61,7 @@ export function watchFiles(
       // Only the directory and the listed files get a watch of their own, not their neighbours.
       ignored: (path) => {
         const absolute = resolve(path);
-        return absolute !== directory && !wanted.has(absolute);
+        return absolute !== directory && !wanted.has(absolute) && !anyFile();
       },
     });
     const ready = new Promise<void>((done) => watcher.once('ready', done));
@@ -79,7 +85,7 @@ export function watchFiles(
   };
 
   const changedFile = (path: string): void => {
-    if (closed || !wanted.has(path)) return;
+    if (closed || (!wanted.has(path) && !anyFile())) return;
     changed.add(path);
     lastChange = Date.now();
     // While a call runs, the next one waits for it (it is scheduled when the call returns).

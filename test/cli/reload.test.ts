@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/config/defaults.js';
 import type { SandboxStatus } from '../../src/vocabulary/reload.js';
 import { CLI } from '../support/cli.js';
@@ -98,7 +98,8 @@ describe('hot reload through the CLI', () => {
   let configFile: string;
   let cli: Cli | undefined;
 
-  beforeAll(async () => {
+  // Each test starts its own sandbox on its own files: none depends on another's edits.
+  beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'understudy-reload-cli-'));
     ({ spec, orderFile } = await writeSplitPetStore(dir));
     configFile = join(dir, 'sandbox.yaml');
@@ -108,8 +109,9 @@ describe('hot reload through the CLI', () => {
       /watching \d+ files? for changes/,
     );
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await stop(cli);
+    cli = undefined;
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -181,38 +183,49 @@ describe('hot reload through the CLI', () => {
     expect(running.output().match(/"msg":"reloaded: generation 2,/g)).toHaveLength(1);
   });
 
-  it('keeps serving generation 2 through a save that is not valid YAML, and takes the fix', async () => {
+  it('keeps serving generation 1 through a save that is not valid YAML, and takes the fix', async () => {
     const running = cli!;
     const good = await readFile(spec, 'utf8');
     await writeFile(spec, `${good}\n  broken: [unclosed\n`);
     const failed = await until(running, (s) => s.lastReload?.ok === false);
-    expect(failed.generation).toBe(2);
+    expect(failed.generation).toBe(1);
     expect(failed.lastReload?.errors.join('\n')).toContain(spec);
-    const still = await fetch(`${running.url}/ping`);
+    const still = await fetch(`${running.url}/pets/1`, { headers: auth });
     expect(still.status).toBe(200);
-    expect(still.headers.get('x-sandbox-generation')).toBe('2');
-    expect(running.output()).toMatch(/"level":50,.*"msg":"reload failed; generation 2 still serves: /);
+    expect(still.headers.get('x-sandbox-generation')).toBe('1');
+    expect(running.output()).toMatch(/"level":50,.*"msg":"reload failed; generation 1 still serves: /);
 
     // The fix, saved the way editors do: a temp file renamed over the document.
     await writeFile(`${spec}.tmp`, good);
     await rename(`${spec}.tmp`, spec);
-    const fixed = await until(running, (s) => s.generation === 3);
-    expect(fixed.lastReload).toMatchObject({ ok: true, generation: 3 });
-    expect((await fetch(`${running.url}/pets/1`, { headers: auth })).headers.get('x-sandbox-generation')).toBe('3');
+    const fixed = await until(running, (s) => s.generation === 2);
+    expect(fixed.lastReload).toMatchObject({ ok: true, generation: 2 });
+    expect((await fetch(`${running.url}/pets/1`, { headers: auth })).headers.get('x-sandbox-generation')).toBe('2');
   });
 
   it('picks up an edit to the $ref’d file, and to the config file', async () => {
     const running = cli!;
     await edit(orderFile, (text) => `${text}  note: { type: string, description: A note for the shop. }\n`);
-    await until(running, (s) => s.generation === 4);
+    await until(running, (s) => s.generation === 2);
     const orders = await fetch(`${running.url}/store/orders?limit=1`, { headers: auth });
     expect(orders.status).toBe(200);
-    expect(orders.headers.get('x-sandbox-generation')).toBe('4');
+    expect(orders.headers.get('x-sandbox-generation')).toBe('2');
 
     await edit(configFile, (text) => text.replace('perMinute: 1000000', 'perMinute: 999999'));
-    await until(running, (s) => s.generation === 5);
+    await until(running, (s) => s.generation === 3);
     const limited = await fetch(`${running.url}/pets/1`, { headers: auth });
-    expect(limited.headers.get('x-sandbox-generation')).toBe('5');
+    expect(limited.headers.get('x-sandbox-generation')).toBe('3');
+  });
+  it('recovers when the file a new $ref names is written after the document that names it', async () => {
+    const running = cli!;
+    const note = join(dir, 'note.yaml');
+    await edit(orderFile, (text) => `${text}  note: { $ref: './note.yaml' }\n`);
+    const failed = await until(running, (s) => s.lastReload?.ok === false);
+    expect(failed.generation).toBe(1);
+    // The file the failed reload lacked: not listed yet, and still picked up.
+    await writeFile(note, 'type: string\ndescription: A note for the shop.\n');
+    const recovered = await until(running, (s) => s.generation === 2);
+    expect(recovered.files).toContain(note);
   });
 });
 

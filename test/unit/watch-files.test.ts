@@ -52,6 +52,23 @@ describe('watchFiles', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('counts any new file in a watched directory while asked to (a reload failed on a file not written yet)', async () => {
+    const { seen, onSettled, reach } = calls();
+    let failing = false;
+    watch = watchFiles(() => [file], onSettled, { quietMs: QUIET_MS, anyFile: () => failing });
+    await watch.ready();
+    await writeFile(join(dir, 'before.yaml'), 'b: 1\n');
+    await quiet(QUIET_MS * 3);
+    expect(seen).toEqual([]);
+    failing = true;
+    const created = join(dir, 'schemas.yaml');
+    await writeFile(created, 'c: 1\n');
+    await reach(1);
+    // The directory is read again once any file counts: files already there may be reported with it.
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toContain(created);
+  });
+
   it('calls once after a file is written', async () => {
     const { seen, onSettled, reach } = calls();
     watch = watchFiles(() => [file], onSettled, { quietMs: QUIET_MS });
