@@ -20,8 +20,8 @@ import type { Workspaces } from '../workspaces/workspaces.js';
 export interface AdminCapabilities {
   /** Back to the seeded state: store, issued keys, counters, bans, clock, journal and rules. */
   readonly reset: () => Promise<void>;
-  readonly clocks: Pick<WorkspaceClocks, 'of'>;
-  readonly keys: Pick<KeyRegistry, 'issue' | 'find' | 'byId' | 'inWorkspace'>;
+  readonly clocks: Pick<WorkspaceClocks, 'of' | 'forget'>;
+  readonly keys: Pick<KeyRegistry, 'issue' | 'find' | 'byId' | 'inWorkspace' | 'list'>;
   /** The configured plans' names (a reload may change them). */
   readonly plans: () => readonly string[];
   /** Reads the document, its `$ref`'d files, the fixtures and the config again, and swaps the result in. */
@@ -63,6 +63,23 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
     advanceClock: (input) => {
       const { advanceSeconds } = input.body as { readonly advanceSeconds: number };
       return Promise.resolve(ok({ now: unixSeconds(clock.advance(advanceSeconds * 1000)) }));
+    },
+    resetClock: () => {
+      c.clocks.forget(DEFAULT_WORKSPACE);
+      return Promise.resolve(ok({ now: unixSeconds(clock.now()) }));
+    },
+    listKeys: async (input) => {
+      const named = input.query.workspace as string | undefined;
+      const listed = c.keys.list().filter(({ record }) => named === undefined || record.workspace === named);
+      const keys = await Promise.all(
+        listed.map(async ({ record, configured }) => ({
+          id: record.id,
+          ...(await c.limiter.inspect(record, c.clocks.of(record.workspace).now())),
+          workspace: record.workspace,
+          configured,
+        })),
+      );
+      return ok({ keys });
     },
     issueKey: async (input) => {
       const { plan, workspace: named } = input.body as { readonly plan: string; readonly workspace?: string };

@@ -86,6 +86,12 @@ export class KeyRegistry {
     for (const { digest: d, ...record } of keys) this.byDigest.set(d, record);
   }
 
+  /** Every key accepted, configured ones first, then issued ones in the order they were issued. */
+  list(): { readonly record: ApiKeyRecord; readonly configured: boolean }[] {
+    const configured = new Set(this.initial.map((k) => digest(k.key)));
+    return [...this.byDigest].map(([d, record]) => ({ record, configured: configured.has(d) }));
+  }
+
   /** The keys working in a workspace. */
   inWorkspace(workspace: string): ApiKeyRecord[] {
     return [...this.byDigest.values()].filter((record) => record.workspace === workspace);

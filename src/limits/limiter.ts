@@ -1,6 +1,6 @@
 import type { Awaitable } from '../vocabulary/exchange.js';
 import type { ClientState, CounterStore, LimitPolicy, TakeOutcome } from './counter-store.js';
-import { secondsUntil, WINDOWS } from './windows.js';
+import { secondsUntil, WINDOWS, windowStart } from './windows.js';
 
 /** The earliest moment every window has room again: the latest end among the full windows. */
 const resumeOf = (state: ClientState, limits: readonly number[]): number =>
@@ -123,7 +123,8 @@ export class Limiter {
           limit,
           used: count,
           remaining: Math.max(0, limit - count),
-          reset: ((state.windows[i]?.start ?? 0) + w.lengthMs) / 1000,
+          // Windows are aligned: the current one ends at the same instant whether or not it was used.
+          reset: (windowStart(now, w.lengthMs) + w.lengthMs) / 1000,
         };
       }),
       refusalsThisMinute: state.refusals.count,

@@ -97,7 +97,7 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
     const res = await request(app).put('/__sandbox/clock').set(admin).send({ advanceSeconds: 1 });
     expect(res.status).toBe(405);
     expect(res.body.code).toBe('method_not_allowed');
-    expect(res.headers.allow).toBe('GET, POST');
+    expect(res.headers.allow).toBe('DELETE, GET, POST');
   });
 
   // openapi/admin.yaml is compiled and enforced like the API's own document.
@@ -139,6 +139,44 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
     const missing = await request(app).get('/__sandbox/keys/nobody').set(admin);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('resource_not_found');
+  });
+
+  it('lists every key by id with its workspace, origin, windows and ban, and filters by workspace', async () => {
+    await request(app).get('/v1/pets?limit=1').set(auth('demo-free'));
+    const issued = await request(app).post('/__sandbox/keys').set(admin).send({ plan: 'pro' });
+    const res = await request(app).get('/__sandbox/keys').set(admin);
+    expect(res.status).toBe(200);
+    const ids = (res.body.keys as { id: string }[]).map((k) => k.id);
+    expect(ids.at(-1)).toBe(issued.body.id);
+    const free = (await request(app).get('/__sandbox/keys/demo-free').set(admin)).body;
+    expect(res.body.keys[0]).toEqual({ ...free, workspace: 'default', configured: true });
+    expect(res.body.keys.at(-1)).toMatchObject({ plan: 'pro', workspace: issued.body.workspace, configured: false });
+    expect(JSON.stringify(res.body)).not.toContain('demo-free');
+    const mine = await request(app).get(`/__sandbox/keys?workspace=${issued.body.workspace as string}`).set(admin);
+    expect(mine.body.keys.map((k: { id: string }) => k.id)).toEqual([issued.body.id]);
+  });
+
+  it("gives an unused key's windows the reset of the current window, and moves it with the clock", async () => {
+    const start = Date.parse(START);
+    const minuteEnd = (ms: number): number => (Math.floor(ms / 60_000) + 1) * 60;
+    const before = await request(app).get('/__sandbox/keys/demo-pro').set(admin);
+    expect(before.body.windows[0].reset).toBe(minuteEnd(start));
+    await request(app).post('/__sandbox/clock').set(admin).send({ advanceSeconds: 3600 });
+    const after = await request(app).get('/__sandbox/keys/demo-pro').set(admin);
+    expect(after.body.windows[0].reset).toBe(minuteEnd(start + 3_600_000));
+  });
+
+  it('sets the clock back to its source, leaving a workspace moved on its own where it is', async () => {
+    const start = Date.parse(START) / 1000;
+    const issued = await request(app).post('/__sandbox/keys').set(admin).send({ plan: 'free' });
+    const own = `/__sandbox/workspaces/${issued.body.workspace as string}/clock`;
+    await request(app).post(own).set(admin).send({ advanceSeconds: 60 });
+    await request(app).post('/__sandbox/clock').set(admin).send({ advanceSeconds: 86_400 });
+    const res = await request(app).delete('/__sandbox/clock').set(admin);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ now: start });
+    expect((await request(app).get('/__sandbox/clock').set(admin)).body).toEqual({ now: start });
+    expect((await request(app).get(own).set(admin)).body).toMatchObject({ now: start + 60 });
   });
 
   it('reports metrics: requests in flight, memory, uptime and event-loop delay', async () => {

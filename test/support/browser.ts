@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { chromium, type Browser, type ConsoleMessage, type Page, type Request } from 'playwright-core';
+
+/**
+ * The system's Chromium (Debian's `chromium`, installed by `.ci/run`): `CHROMIUM_PATH` when set, else
+ * the first of the usual names on PATH. The driver never downloads a browser of its own.
+ */
+export function chromiumPath(): string {
+  const named = process.env.CHROMIUM_PATH;
+  if (named) return named;
+  const dirs = (process.env.PATH ?? '').split(delimiter);
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']) {
+    for (const dir of dirs) if (existsSync(join(dir, name))) return join(dir, name);
+  }
+  throw new Error(
+    'The browser tests need Chromium: install it (Debian: apt-get install chromium; .ci/run does) or set CHROMIUM_PATH',
+  );
+}
+
+/**
+ * Headless Chromium as a closed machine needs it: no background networking, component updates,
+ * sync or QUIC, so that every request the browser makes is one a page asked for.
+ */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** What a page did while a test watched it: every request it made, and every console error and uncaught error. */
+export interface Watched {
+  readonly requests: string[];
+  readonly errors: string[];
+}
+
+/** A new page of the given size that records its requests and errors. */
+export async function watchedPage(browser: Browser, size: { width: number; height: number }): Promise<{ page: Page; seen: Watched }> {
+  const context = await browser.newContext({ viewport: size });
+  const page = await context.newPage();
+  const seen: Watched = { requests: [], errors: [] };
+  page.on('request', (request: Request) => seen.requests.push(request.url()));
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') seen.errors.push(message.text());
+  });
+  page.on('pageerror', (error: Error) => seen.errors.push(error.message));
+  return { page, seen };
+}
+
+/** The requests that went anywhere but `origin` (data: and blob: URLs are the page's own). */
+export function foreignRequests(seen: Watched, origin: string): string[] {
+  return seen.requests.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob|about):/.test(url));
+}
