@@ -12,14 +12,14 @@
 //   generation  everything compiled from the document, swapped as one (not in the first layer list: placed
 //               here from its imports, which are vocabulary and domain only, and its importers, pipeline,
 //               admin and core)
-//   pipeline    the request steps; admin the admin API; core the sandbox; http the Node/Express edge;
+//   pipeline    the request steps; admin the admin API; pages the browser pages (beside admin); core the sandbox; http the Node/Express edge;
 //   cli         the command line, the top.
 //
 // Type-only imports count (tsPreCompilationDeps): a type from a higher layer is still a dependency on it.
 // Run: npx depcruise src --config .dependency-cruiser.cjs
 
 const DOMAIN = 'openapi|clock|config|auth|limits|routing|validation|mock|seeding|store|dispatch|journal|faults|rules|workspaces';
-const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|core|http|cli`;
+const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|pages|core|http|cli`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -36,14 +36,14 @@ module.exports = {
       comment: `The domain folders (${DOMAIN.split('|').join(', ')}) may import vocabulary and each other, never generation, pipeline, admin, core, http, cli or src/index.ts.`,
       severity: 'error',
       from: { path: `^src/(${DOMAIN})/` },
-      to: { path: '^src/((generation|pipeline|admin|core|http|cli)/|index\\.ts$)' },
+      to: { path: '^src/((generation|pipeline|admin|pages|core|http|cli)/|index\\.ts$)' },
     },
     {
       name: 'generation-stays-below-the-pipeline',
       comment: 'src/generation/ may import vocabulary and the domain folders, never pipeline, admin, core, http, cli or src/index.ts.',
       severity: 'error',
       from: { path: '^src/generation/' },
-      to: { path: '^src/((pipeline|admin|core|http|cli)/|index\\.ts$)' },
+      to: { path: '^src/((pipeline|admin|pages|core|http|cli)/|index\\.ts$)' },
     },
     {
       name: 'openapi-is-the-document-layer',
@@ -73,14 +73,22 @@ module.exports = {
       comment: 'src/pipeline/ may import vocabulary, the domain folders and generation, never admin, core, http, cli or src/index.ts.',
       severity: 'error',
       from: { path: '^src/pipeline/' },
-      to: { path: '^src/((admin|core|http|cli)/|index\\.ts$)' },
+      to: { path: '^src/((admin|pages|core|http|cli)/|index\\.ts$)' },
     },
     {
       name: 'admin-stays-below-core',
       comment: 'src/admin/ may import vocabulary, the domain folders, generation and pipeline, never core, http, cli or src/index.ts.',
       severity: 'error',
       from: { path: '^src/admin/' },
-      to: { path: '^src/((core|http|cli)/|index\\.ts$)' },
+      to: { path: '^src/((pages|core|http|cli)/|index\\.ts$)' },
+    },
+    {
+      name: 'pages-stays-below-core',
+      comment:
+        'src/pages/ (the docs page and the console, served to browsers) may import vocabulary, the domain folders, generation and pipeline, never admin, core, http, cli or src/index.ts.',
+      severity: 'error',
+      from: { path: '^src/pages/' },
+      to: { path: '^src/((admin|core|http|cli)/|index\\.ts$)' },
     },
     {
       name: 'core-stays-below-http',

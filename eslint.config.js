@@ -33,6 +33,27 @@ const node = Object.fromEntries(
   ].map((name) => [name, 'readonly']),
 );
 
+/** The browser globals the pages' scripts use (web/), spelled out for the same reason. */
+const browser = Object.fromEntries(
+  [
+    'AbortController',
+    'TextDecoder',
+    'URL',
+    'URLSearchParams',
+    'clearInterval',
+    'clearTimeout',
+    'console',
+    'document',
+    'fetch',
+    'localStorage',
+    'location',
+    'sessionStorage',
+    'setInterval',
+    'setTimeout',
+    'window',
+  ].map((name) => [name, 'readonly']),
+);
+
 /**
  * tsc's noUnusedLocals/noUnusedParameters contract: `_name` marks an argument kept for arity (Express error handlers), and a
  * rest sibling (`const { id: _id, ...rest } = row`) drops a property without mutating the input.
@@ -77,6 +98,13 @@ export default defineConfig(
     files: ['bench/**/*.mjs', '*.js', '*.mjs'],
     extends: [js.configs.recommended],
     languageOptions: { sourceType: 'module', globals: node },
+  },
+
+  {
+    name: 'understudy/web',
+    files: ['web/**/*.js'],
+    extends: [js.configs.recommended],
+    languageOptions: { sourceType: 'script', globals: browser },
   },
 
   {

@@ -62,6 +62,17 @@ export const CONFIG_SCHEMA = {
     log: { type: 'object', additionalProperties: false, properties: { level: { enum: ['silent', 'error', 'warn', 'info', 'debug'] } } },
     journalSize: count,
     maxWorkspaces: { type: 'integer', minimum: 1 },
+    pages: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        // A path of its own, outside the admin prefix.
+        docs: { type: ['string', 'null'], pattern: '^(?!/__sandbox(/|$))(/[A-Za-z0-9._~-]+)+$' },
+        visitorKeys: { type: 'boolean' },
+        visitorPlan: { type: ['string', 'null'] },
+        console: { type: 'boolean' },
+      },
+    },
     faults: {
       type: 'object',
       additionalProperties: false,

@@ -45,6 +45,19 @@ export interface SandboxConfig {
    * whether clients may choose their own (`Prefer: delay=`, `fault=`), and the caps on every source.
    */
   readonly faults: FaultsConfig;
+  /** The pages a browser opens: the interactive docs and the admin console. */
+  readonly pages: PagesConfig;
+}
+
+export interface PagesConfig {
+  /** The docs page's path (Swagger UI on the live document), or null for no docs page. */
+  readonly docs: string | null;
+  /** Whether each docs visitor gets a key of its own, in a workspace of its own (off: the visitor pastes a key). */
+  readonly visitorKeys: boolean;
+  /** The plan of a visitor's key; null: the anonymous plan. */
+  readonly visitorPlan: string | null;
+  /** Whether `/__sandbox/console` is served (it needs the admin API, and asks for its token). */
+  readonly console: boolean;
 }
 
 /**

@@ -36,4 +36,5 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   journalSize: 1000,
   maxWorkspaces: 1000,
   faults: { allowClientChoice: true, timeoutCapMs: 30_000, maxDelayMs: 30_000, latency: null, faults: [] },
+  pages: { docs: '/docs', visitorKeys: true, visitorPlan: null, console: true },
 };

@@ -122,6 +122,9 @@ export function checkConfig(tree: Tree): SandboxConfig {
   }
   if (!Object.hasOwn(config.plans, config.anonymousPlan))
     throw new Error(`invalid configuration: anonymousPlan "${config.anonymousPlan}" is not one of the plans`);
+  const { visitorPlan } = config.pages;
+  if (visitorPlan !== null && !Object.hasOwn(config.plans, visitorPlan))
+    throw new Error(`invalid configuration: pages.visitorPlan "${visitorPlan}" is not one of the plans`);
   const seen = new Set<string>();
   for (const [index, { key }] of config.keys.entries()) {
     if (seen.has(key)) throw new Error(`invalid configuration: keys.${index}.key is listed twice`);

@@ -30,6 +30,8 @@ import { WorkspaceRegistry } from '../workspaces/registry.js';
 import { Workspaces } from '../workspaces/workspaces.js';
 import type { ReloadOutcome, SandboxStatus } from '../vocabulary/reload.js';
 import { keptState, restoreKept } from './kept-state.js';
+import { readDocument } from '../openapi/load-document.js';
+import { createPages } from '../pages/pages.js';
 import { invalidRecords, loadServed, type Served } from './served.js';
 import type { SandboxOptions, StartupProgress } from './startup-progress.js';
 
@@ -250,7 +252,31 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
           },
         );
 
+  // The pages a browser opens: served before the API, never journaled or counted against a key.
+  const pages = createPages(
+    {
+      docsPath: config.pages.docs,
+      visitorPlan: config.pages.visitorKeys ? (config.pages.visitorPlan ?? config.anonymousPlan) : null,
+      consolePath: admin && config.pages.console ? `${ADMIN_PREFIX}/console` : null,
+    },
+    {
+      generation: current,
+      document: async () => (await readDocument(config.spec)).document,
+      keys,
+      workspaces,
+      clock: clocks.of(DEFAULT_WORKSPACE),
+    },
+  );
+
   const handle = async (req: SandboxRequest): Promise<SandboxResponse> => {
+    const page = pages.answer(req);
+    if (page !== undefined) {
+      return page.catch(
+        (): SandboxResponse =>
+          bare(req, errorBody('internal_error', `The sandbox failed on this request (id ${req.id}); it has been logged`), generation.label)
+            .response,
+      );
+    }
     const started = performance.now();
     let result: PipelineResult;
     let failure: { error: unknown } | undefined;

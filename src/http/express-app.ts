@@ -16,7 +16,7 @@ export function createApp(sandbox: Sandbox): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.use(async (req: Request, res: Response) => {
-    const request = toSandboxRequest(req);
+    const request = req.baseUrl ? { ...toSandboxRequest(req), mountPath: req.baseUrl } : toSandboxRequest(req);
     // Mounted under a prefix, Express strips it from req.url, which is what the sandbox routes on;
     // the URLs the sandbox hands out (Location, Link) get it back.
     const response = await sandbox.handle(request);

@@ -16,6 +16,8 @@ export interface SandboxRequest {
   /** Header names in lower case; repeated headers joined with `, `. */
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly clientAddress: string;
+  /** The path an app mounts the sandbox under (Express's `req.baseUrl`), for URLs a page builds; absent at the root. */
+  readonly mountPath?: string;
   /**
    * Set by the edge when the request breaks HTTP itself (RFC 9112: no or several Host headers, an
    * HTTP version other than 1.x, a content coding the sandbox cannot decode); answered after the

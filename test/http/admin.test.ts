@@ -152,7 +152,9 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
     expect(res.body.keys[0]).toEqual({ ...free, workspace: 'default', configured: true });
     expect(res.body.keys.at(-1)).toMatchObject({ plan: 'pro', workspace: issued.body.workspace, configured: false });
     expect(JSON.stringify(res.body)).not.toContain('demo-free');
-    const mine = await request(app).get(`/__sandbox/keys?workspace=${issued.body.workspace as string}`).set(admin);
+    const mine = await request(app)
+      .get(`/__sandbox/keys?workspace=${issued.body.workspace as string}`)
+      .set(admin);
     expect(mine.body.keys.map((k: { id: string }) => k.id)).toEqual([issued.body.id]);
   });
 

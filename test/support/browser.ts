@@ -13,9 +13,7 @@ export function chromiumPath(): string {
   for (const name of ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']) {
     for (const dir of dirs) if (existsSync(join(dir, name))) return join(dir, name);
   }
-  throw new Error(
-    'The browser tests need Chromium: install it (Debian: apt-get install chromium; .ci/run does) or set CHROMIUM_PATH',
-  );
+  throw new Error('The browser tests need Chromium: install it (Debian: apt-get install chromium; .ci/run does) or set CHROMIUM_PATH');
 }
 
 /**
