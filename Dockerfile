@@ -20,6 +20,7 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY openapi ./openapi
 COPY fixtures ./fixtures
+COPY web ./web
 USER node
 EXPOSE 4010
 # The API answers 401 without a key: any HTTP answer means the server is up.

@@ -33,6 +33,9 @@ Options:
   --no-watch           never watch the files (wins over --watch); SIGHUP reloads either way
   -h, --help           show this help
 
+In a browser: /docs is the API's interactive documentation, with a key of the visitor's own; with an
+admin token, /__sandbox/console shows the live journal, keys, clock, workspaces and rules.
+
 Precedence: defaults < config file < environment < flags.
 `;
 
@@ -111,6 +114,10 @@ async function main(): Promise<number> {
   process.stdout.write(
     `understudy: serving ${sandbox.model.title} ${sandbox.model.version} at http://${host}:${port}${sandbox.basePath}\n`,
   );
+  if (config.pages.docs !== null) process.stdout.write(`understudy: docs at http://${host}:${port}${config.pages.docs}\n`);
+  if (config.adminToken !== null && config.pages.console) {
+    process.stdout.write(`understudy: console at http://${host}:${port}/__sandbox/console\n`);
+  }
 
   // The outcome of a reload is logged by the core's notice (the generation, or the errors and the
   // generation still serving); here only what set it off, and a reload that threw.

@@ -258,6 +258,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       docsPath: config.pages.docs,
       visitorPlan: config.pages.visitorKeys ? (config.pages.visitorPlan ?? config.anonymousPlan) : null,
       consolePath: admin && config.pages.console ? `${ADMIN_PREFIX}/console` : null,
+      tokenPath: `${ADMIN_PREFIX}/oauth/token`,
     },
     {
       generation: current,

@@ -18,6 +18,8 @@ export interface PagesSettings {
   readonly visitorPlan: string | null;
   /** The console's path (`/__sandbox/console`), or null when there is none (no admin API, or switched off). */
   readonly consolePath: string | null;
+  /** The sandbox's own OAuth 2 token endpoint (`/__sandbox/oauth/token`), which the docs page's OAuth flows use. */
+  readonly tokenPath: string;
 }
 
 export interface PagesCapabilities {
@@ -124,11 +126,13 @@ export function createPages(settings: PagesSettings, capabilities: PagesCapabili
     const generation = capabilities.generation();
     if (shown?.generation !== generation) shown = { generation, source: capabilities.document(), bodies: new Map() };
     const current = shown;
-    const server = `${originOf(req)}${req.mountPath ?? ''}${generation.basePath}`;
+    const root = `${originOf(req)}${req.mountPath ?? ''}`;
+    const server = `${root}${generation.basePath}`;
     let body = current.bodies.get(server);
     if (body === undefined) {
       const source = (await current.source) as Record<string, unknown>;
-      body = JSON.stringify({ ...source, servers: [{ url: server, description: 'This sandbox' }] });
+      const own = { token: `${root}${settings.tokenPath}`, discovery: `${root}${docsPath ?? ''}/openid-configuration` };
+      body = JSON.stringify({ ...withOwnAuthority(source, own), servers: [{ url: server, description: 'This sandbox' }] });
       // A few origins at most (localhost, 127.0.0.1, a LAN name): the oldest is dropped past four.
       if (current.bodies.size >= 4) current.bodies.delete(current.bodies.keys().next().value as string);
       current.bodies.set(server, body);
@@ -138,6 +142,27 @@ export function createPages(settings: PagesSettings, capabilities: PagesCapabili
       headers: headers(req, { 'cache-control': OWN_CACHE, 'content-type': 'application/json; charset=utf-8' }, true),
       body: null,
       encoded: body,
+    };
+  };
+
+  /**
+   * What the docs page's OpenID Connect schemes discover: the sandbox as the provider, its token
+   * endpoint, the client-credentials grant (a key is also accepted as the access token itself).
+   */
+  const discovery = (req: SandboxRequest): SandboxResponse => {
+    const root = `${originOf(req)}${req.mountPath ?? ''}`;
+    return {
+      status: 200,
+      headers: headers(req, { 'cache-control': OWN_CACHE }, true),
+      body: {
+        issuer: root,
+        token_endpoint: `${root}${settings.tokenPath}`,
+        grant_types_supported: ['client_credentials'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        response_types_supported: ['token'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['none'],
+      },
     };
   };
 
@@ -195,6 +220,7 @@ export function createPages(settings: PagesSettings, capabilities: PagesCapabili
     if (refused) return refused;
     if (rest === '' || rest === '/') return docsHtml(req, at);
     if (name === 'openapi.json') return openapi(req);
+    if (name === 'openid-configuration') return discovery(req);
     const source = DOCS_FILES[name];
     if (source === undefined) return fail(req, errorBody('route_not_found', `No such page file: ${req.path}`));
     return file(req, source(), name.startsWith('docs.') ? OWN_CACHE : VENDOR_CACHE, DOCS_HEADERS);
@@ -204,7 +230,9 @@ export function createPages(settings: PagesSettings, capabilities: PagesCapabili
     const refused = onlyGet(req);
     if (refused) return refused;
     const rest = req.path.slice(at.length);
-    if (rest === '' || rest === '/') return file(req, `${WEB}console/index.html`, OWN_CACHE, CONSOLE_HEADERS);
+    // The page's files are named relative to `…/console`: with a trailing slash they would resolve one level down.
+    if (rest === '/') return redirect(req, at);
+    if (rest === '') return file(req, `${WEB}console/index.html`, OWN_CACHE, CONSOLE_HEADERS);
     const source = CONSOLE_FILES[rest.slice(1)];
     if (source === undefined) return fail(req, errorBody('route_not_found', `No such page file: ${req.path}`));
     return file(req, source(), OWN_CACHE, CONSOLE_HEADERS);
@@ -229,6 +257,31 @@ export function createPages(settings: PagesSettings, capabilities: PagesCapabili
     // The Express edge puts its mount prefix in front of a Location that starts with `/`.
     return { status: 302, headers: headers(req, { location: to, vary: 'Accept', 'cache-control': 'no-cache' }, false) };
   }
+}
+
+/**
+ * The document with the addresses a browser would call for a token pointed at the sandbox: every
+ * OAuth 2 flow's `tokenUrl` at its token endpoint, every OpenID Connect discovery URL at the docs
+ * page's own discovery document. Anything else is as written.
+ */
+function withOwnAuthority(source: Record<string, unknown>, own: { token: string; discovery: string }): Record<string, unknown> {
+  const components = source.components as { securitySchemes?: Record<string, Record<string, unknown>> } | undefined;
+  const schemes = components?.securitySchemes;
+  if (schemes === undefined || typeof schemes !== 'object') return source;
+  const rewritten: Record<string, unknown> = {};
+  for (const [name, scheme] of Object.entries(schemes)) {
+    if (scheme.type === 'openIdConnect') rewritten[name] = { ...scheme, openIdConnectUrl: own.discovery };
+    else if (scheme.type === 'oauth2' && typeof scheme.flows === 'object' && scheme.flows !== null) {
+      const flows = Object.fromEntries(
+        Object.entries(scheme.flows as Record<string, Record<string, unknown>>).map(([kind, flow]) => [
+          kind,
+          typeof flow.tokenUrl === 'string' ? { ...flow, tokenUrl: own.token } : flow,
+        ]),
+      );
+      rewritten[name] = { ...scheme, flows };
+    } else rewritten[name] = scheme;
+  }
+  return { ...source, components: { ...components, securitySchemes: rewritten } };
 }
 
 const under = (path: string, page: string): boolean => path === page || path.startsWith(`${page}/`);
@@ -267,7 +320,8 @@ function authorizationsOf(schemes: ReadonlyMap<string, SecurityScheme>): { schem
   for (const [name, scheme] of schemes) {
     if (scheme.kind === 'basic') out.push({ scheme: name, use: 'basic' });
     else if (scheme.kind === 'oauth2' || scheme.kind === 'openIdConnect') out.push({ scheme: name, use: 'token' });
-    else if (scheme.kind !== 'unchecked') out.push({ scheme: name, use: 'value' });
+    // Swagger UI sends HTTP schemes other than basic and bearer (Digest, HOBA…) not at all: none is offered.
+    else if (scheme.kind === 'bearer' || scheme.kind === 'apiKey') out.push({ scheme: name, use: 'value' });
   }
   return out;
 }

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { delimiter, join } from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page, type Request } from 'playwright-core';
 
@@ -59,4 +61,20 @@ export async function watchedPage(browser: Browser, size: { width: number; heigh
 /** The requests that went anywhere but `origin` (data: and blob: URLs are the page's own). */
 export function foreignRequests(seen: Watched, origin: string): string[] {
   return seen.requests.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob|about):/.test(url));
+}
+
+/** Where the README's screenshots live; the suite writes them there only when asked (`npm run screenshots`). */
+const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+
+/**
+ * Takes a screenshot of the page as it is. It is kept as `docs/screenshots/<name>.png` only under
+ * `UPDATE_SCREENSHOTS=1`, so that an ordinary test run changes no file of the checkout.
+ */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<Buffer> {
+  const png = await page.screenshot(options);
+  if (process.env.UPDATE_SCREENSHOTS === '1') {
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await writeFile(`${SCREENSHOTS}${name}.png`, png);
+  }
+  return png;
 }

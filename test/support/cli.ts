@@ -16,10 +16,16 @@ export interface Running {
 /** Starts the built CLI on a free port and resolves once it prints its ready line. */
 export function startCli(args: readonly string[] = [], env: Record<string, string> = {}): Promise<Running> {
   const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { env: { ...process.env, ...env } });
-  // A test that fails before it stops its server must not leave the server running.
-  onTestFinished(() => {
+  // A test that fails before it stops its server must not leave the server running: killed when the
+  // test ends, or (started in a beforeAll) when the test process does.
+  const kill = (): void => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
+  };
+  try {
+    onTestFinished(kill);
+  } catch {
+    process.once('exit', kill);
+  }
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const waitFor = (text: string): Promise<void> =>

@@ -15,6 +15,8 @@ const EXPECTED = [
   'POST /reload reloadSandbox',
   'GET /clock getClock',
   'POST /clock advanceClock',
+  'DELETE /clock resetClock',
+  'GET /keys listKeys',
   'POST /keys issueKey',
   'GET /keys/{key} inspectKey',
   'GET /metrics getMetrics',
