@@ -363,9 +363,17 @@ function journalRedaction(config: SandboxConfig, model: ApiModel): Redaction {
   return redactionFor(model.securitySchemes, secrets);
 }
 
-/** The journal hangs off the exchange events like any other listener; an entry's time is its workspace's. */
+/**
+ * The journal hangs off the exchange events like any other listener; an entry's time is its
+ * workspace's. The admin API's reads are not journaled: a console or a suite polling them would push
+ * the API's own requests out of the journal; its changes (a reset, a clock move, a rule) are.
+ */
 function listenerOf(journal: Journal, clocks: WorkspaceClocks): (exchange: Exchange) => void {
-  return (exchange) => journal.add(toJournalEntry(exchange, clocks.of(exchange.workspace).now()));
+  return (exchange) => {
+    const { method, path } = exchange.request;
+    if ((method === 'GET' || method === 'HEAD') && (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`))) return;
+    journal.add(toJournalEntry(exchange, clocks.of(exchange.workspace).now()));
+  };
 }
 
 /** An answer the sandbox gives outside any surface: the Error shape, the standard headers. */

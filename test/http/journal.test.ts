@@ -47,6 +47,15 @@ describe.each(EDGES)('the request journal through the $name', ({ make }) => {
     await request(app).get('/v1/pets?limit=abc').set(auth('demo-free'));
   };
 
+  it("journals the admin API's changes but not its reads, which a polling console would flood it with", async () => {
+    await request(app).get('/v1/pets?limit=1').set(auth('demo-pro'));
+    for (let i = 0; i < 5; i++) await request(app).get('/__sandbox/keys').set(admin);
+    await request(app).get('/__sandbox/clock').set(admin);
+    await request(app).post('/__sandbox/clock').set(admin).send({ advanceSeconds: 1 });
+    const entries = await list();
+    expect(entries.map((e) => `${e.method} ${e.path}`)).toEqual(['POST /__sandbox/clock', 'GET /v1/pets']);
+  });
+
   it('records each request: id, method, path, query, operation, key id, status, code, headers and answer, credentials redacted', async () => {
     const listed = await request(app).get('/v1/pets?limit=2').set(auth('demo-pro'));
     const [entry] = await list('?limit=1');
