@@ -24,7 +24,7 @@ Options:
   --spec FILE          OpenAPI 3.0/3.1 or Swagger 2.0 document (env SANDBOX_SPEC; default openapi/petstore.yaml)
   --config FILE        YAML config file (env SANDBOX_CONFIG); see the README for its fields
   --fixtures FILE      seed data definitions (default fixtures/petstore.yaml for the Pet Store)
-  --data FILE          persist the store to this JSON file (env SANDBOX_DATA; default: memory only)
+  --data FILE          persist the store to FILE and its log FILE.log (env SANDBOX_DATA; default: memory only)
   --port N             port to listen on (env PORT; default 4010; 0 picks a free one)
   --host HOST          address to listen on (env HOST; default 127.0.0.1)
   --seed N             seed for fixtures and generated answers (env SANDBOX_SEED; default 1)
@@ -153,6 +153,8 @@ async function main(): Promise<number> {
       process.off('SIGHUP', onHangUp);
       void (watcher?.close() ?? Promise.resolve())
         .then(() => drain(server, DRAIN_MS))
+        .then(() => sandbox.close())
+        .catch((error: unknown) => logger.error({ err: error }, `stopping: ${(error as Error).message}`))
         .then(() => {
           process.stdout.write('understudy: stopped\n');
           done(0);

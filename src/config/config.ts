@@ -10,6 +10,8 @@ export interface SandboxConfig {
   readonly fixtures: string | null;
   /** A JSON file the store persists to (created, seeded, when absent); null keeps it in memory. */
   readonly data: string | null;
+  /** When the data file's log is flushed to the disk: before each answer, once a second, or when the kernel decides. */
+  readonly fsync: 'always' | 'everysec' | 'no';
   readonly host: string;
   readonly port: number;
   /** Overrides the path prefix taken from the document's first server. */

@@ -71,6 +71,8 @@ export interface Sandbox {
   reload(): Promise<ReloadOutcome>;
   /** The generation serving, its files, the last reload. */
   status(): SandboxStatus;
+  /** Stops: the store's acknowledged changes made durable, its files and connections closed. */
+  close(): Promise<void>;
 }
 
 /**
@@ -86,8 +88,13 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const { model } = served;
   const frozenAt = config.clock.frozenAt === null ? undefined : Date.parse(config.clock.frozenAt);
   const clocks = new WorkspaceClocks(Date.now, frozenAt);
-  const store = await MemoryRecordStore.open(model, served.fixtures, config.seed, config.data, (done, total) =>
-    onProgress?.({ phase: 'seeding', done, total }),
+  const store = await MemoryRecordStore.open(
+    model,
+    served.fixtures,
+    config.seed,
+    config.data,
+    (done, total) => onProgress?.({ phase: 'seeding', done, total }),
+    config.fsync,
   );
   const keys = new KeyRegistry(config.keys);
   const tokens = new TokenStore();
@@ -344,11 +351,24 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     workspaces,
     reload,
     status,
+    close: () => store.close(),
   };
 }
 
 /** Config fields a running sandbox cannot take on: a reload that changes them says a restart is needed. */
-const RESTART_FIELDS = ['host', 'port', 'adminToken', 'data', 'seed', 'clock', 'bodyLimit', 'journalSize', 'maxWorkspaces', 'log'] as const;
+const RESTART_FIELDS = [
+  'host',
+  'port',
+  'adminToken',
+  'data',
+  'fsync',
+  'seed',
+  'clock',
+  'bodyLimit',
+  'journalSize',
+  'maxWorkspaces',
+  'log',
+] as const;
 
 /** The workspaces the config's keys name (created at start, permanent). */
 const configuredWorkspaces = (config: SandboxConfig): string[] =>

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { Low, Memory, type Adapter } from 'lowdb';
+import { Low, Memory } from 'lowdb';
 import type { FixtureDefinitions } from '../seeding/fixtures.js';
 import { Seeder } from '../seeding/seeder.js';
 import type { ApiModel } from '../vocabulary/operation.js';
 import type { Row } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { Collection } from './collection.js';
+import { DataLog, type FsyncPolicy, type LogOp } from './data-log.js';
 import type { Page, PageQuery } from './paging.js';
 import type { Lookup, RecordStore, Update } from './record-store.js';
 
@@ -38,10 +39,10 @@ const NOT_FOUND: Lookup = { kind: 'not-found' };
  * seeded at start; every other one when it is first used (see Seeder: the records are the same
  * either way).
  *
- * In memory by default. With a data file, lowdb's file adapter persists one document holding each
- * workspace's own collections: every write goes to a temporary file that is then renamed over the
- * old one (atomic on POSIX), and concurrent writes are coalesced, each resolving once a file
- * holding its change is in place.
+ * In memory by default (lowdb's document model, in memory). With a data file, every change is
+ * appended to a log beside it before it is answered (`DataLog`: one append per group of changes,
+ * whatever the store's size), and the file itself is a snapshot of each workspace's own
+ * collections, rewritten when the log outgrows it and at start.
  */
 export class MemoryRecordStore implements RecordStore {
   /** The seed: one collection per name, shared by every workspace and never written. */
@@ -53,14 +54,11 @@ export class MemoryRecordStore implements RecordStore {
   private readonly views = new Map<string, Map<string, Collection>>();
   /** Records written per workspace since it was last forgotten (absent: none). */
   private readonly counts = new Map<string, number>();
-  private readonly db: Low<StoreData>;
+  private readonly db = new Low<StoreData>(new Memory<StoreData>(), emptyDocument());
+  /** The data file's log, when there is one. */
+  private log: DataLog | undefined;
 
-  private constructor(
-    private seeder: Seeder,
-    adapter: Adapter<StoreData>,
-  ) {
-    this.db = new Low<StoreData>(adapter, emptyDocument());
-  }
+  private constructor(private seeder: Seeder) {}
 
   /**
    * Opens the store: the fixtures' collections seeded, then the workspaces' writes read from the
@@ -73,17 +71,27 @@ export class MemoryRecordStore implements RecordStore {
     seed: number,
     dataFile: string | null = null,
     onSeeding?: SeedingProgress,
+    fsync: FsyncPolicy = 'everysec',
   ): Promise<MemoryRecordStore> {
-    // The file adapter is loaded only when there is a file to persist to.
-    const adapter = dataFile
-      ? new (await import('lowdb/node')).DataFile<StoreData>(dataFile, { parse: JSON.parse, stringify: JSON.stringify })
-      : new Memory<StoreData>();
-    const store = new MemoryRecordStore(new Seeder(model, fixtures, seed), adapter);
+    const store = new MemoryRecordStore(new Seeder(model, fixtures, seed));
     store.seedNamed(onSeeding);
-    const saved = dataFile ? await readDataFile(adapter, dataFile) : null;
-    if (saved === null) await store.reset();
-    else store.load(saved);
+    if (dataFile === null) return store;
+    const recovered = await DataLog.recover(dataFile);
+    if (recovered.snapshot !== null) {
+      const problem = storeProblem(recovered.snapshot);
+      if (problem) throw new Error(`the data file ${dataFile} does not hold a sandbox store (${problem}); it was left untouched`);
+      store.load(recovered.snapshot as Record<string, unknown>);
+    }
+    for (const op of recovered.ops) store.replay(op);
+    store.log = await DataLog.open(dataFile, fsync, () => JSON.stringify(store.db.data));
+    // A fresh snapshot of what was replayed: the log starts empty (and a missing file is created).
+    if (recovered.snapshot === null || recovered.ops.length > 0 || recovered.tornBytes > 0) await store.log.compact();
     return store;
+  }
+
+  /** Flushes the log and closes the data file (with none, nothing to do). */
+  async close(): Promise<void> {
+    await this.log?.close();
   }
 
   /** Every workspace back to the seed (the seed itself is never written: nothing is seeded again). */
@@ -91,7 +99,8 @@ export class MemoryRecordStore implements RecordStore {
     this.views.clear();
     this.counts.clear();
     this.db.data = emptyDocument();
-    await this.db.write();
+    // The log would only replay what this erases: a snapshot of the empty store replaces it.
+    await this.log?.compact();
   }
 
   /**
@@ -102,7 +111,7 @@ export class MemoryRecordStore implements RecordStore {
     this.counts.delete(workspace);
     if (!this.views.delete(workspace)) return;
     Reflect.deleteProperty(this.db.data.workspaces, workspace);
-    await this.db.write();
+    await this.log?.append({ op: 'forget', w: workspace });
   }
 
   /**
@@ -136,7 +145,7 @@ export class MemoryRecordStore implements RecordStore {
    */
   async keep(value: unknown): Promise<void> {
     this.db.data.sandbox = value;
-    await this.db.write();
+    await this.log?.append({ op: 'keep', value });
   }
 
   writes(workspace: string): number {
@@ -154,7 +163,7 @@ export class MemoryRecordStore implements RecordStore {
   async create(workspace: string, collection: string, fields: Readonly<Record<string, unknown>>): Promise<Row> {
     const records = this.owned(workspace, collection);
     const row = records.create(fields);
-    await this.commitOr(workspace, () => records.delete(row.id));
+    await this.commitOr(workspace, { op: 'put', w: workspace, c: collection, row }, () => records.delete(row.id));
     return row;
   }
 
@@ -164,14 +173,16 @@ export class MemoryRecordStore implements RecordStore {
     const records = this.owned(workspace, collection);
     const replaced = records.replace(id, fields);
     if (replaced.kind === 'not-found') return replaced;
-    await this.commitOr(workspace, () => records.restore(replaced.before));
+    await this.commitOr(workspace, { op: 'put', w: workspace, c: collection, row: replaced.row }, () => records.restore(replaced.before));
     return { kind: 'found', row: replaced.row };
   }
 
   async put(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Row> {
     const records = this.owned(workspace, collection);
     const { row, before } = records.put(id, fields);
-    await this.commitOr(workspace, () => (before ? records.restore(before) : records.delete(id)));
+    await this.commitOr(workspace, { op: 'put', w: workspace, c: collection, row }, () =>
+      before ? records.restore(before) : records.delete(id),
+    );
     return row;
   }
 
@@ -194,7 +205,8 @@ export class MemoryRecordStore implements RecordStore {
     if (!this.collection(workspace, collection).has(id)) return NOT_FOUND;
     const records = this.owned(workspace, collection);
     const removed = records.delete(id);
-    if (removed.kind === 'found') await this.commitOr(workspace, () => records.restore(removed.row));
+    if (removed.kind === 'found')
+      await this.commitOr(workspace, { op: 'del', w: workspace, c: collection, id }, () => records.restore(removed.row));
     return removed;
   }
 
@@ -236,7 +248,11 @@ export class MemoryRecordStore implements RecordStore {
     const current = this.views.get(workspace)?.get(name);
     if (current && current !== this.shared.get(name)) return current;
     // A copy of the shared collection's records: the seed as first made, even if the document was reloaded since.
-    return this.adopt(workspace, name, this.seeded(name).rowsCopy());
+    const rows = this.seeded(name).rowsCopy();
+    // Logged whole, so that a restart on another document or seed still finds these records; the
+    // write that follows goes out in the same append, and fails with it.
+    this.log?.append({ op: 'adopt', w: workspace, c: name, rows }).catch(() => undefined);
+    return this.adopt(workspace, name, [...rows]);
   }
 
   /** A collection's seeded records: the Seeder's own list, to copy. An unknown name is a bug in the caller. */
@@ -274,16 +290,40 @@ export class MemoryRecordStore implements RecordStore {
     if (isVersioned(saved) && saved.sandbox !== undefined) this.db.data.sandbox = saved.sandbox;
   }
 
+  /** Applies a logged change (at start, after the snapshot): each is idempotent. */
+  private replay(op: LogOp): void {
+    switch (op.op) {
+      case 'adopt':
+        this.adopt(op.w, op.c, [...op.rows]);
+        return;
+      case 'put':
+        this.owned(op.w, op.c).restore(op.row);
+        return;
+      case 'del':
+        this.owned(op.w, op.c).delete(op.id);
+        return;
+      case 'forget':
+        this.views.delete(op.w);
+        Reflect.deleteProperty(this.db.data.workspaces, op.w);
+        return;
+      case 'keep':
+        this.db.data.sandbox = op.value;
+        return;
+    }
+  }
+
   /**
-   * Makes a change durable before it is answered, and counts it; if the write fails, the change is
+   * Makes a change durable before it is answered, and counts it; if the append fails, the change is
    * undone in memory too (and the request fails with a 500), so memory never holds what the file does not.
    */
-  private async commitOr(workspace: string, undo: () => unknown): Promise<void> {
-    try {
-      await this.db.write();
-    } catch (error) {
-      undo();
-      throw error;
+  private async commitOr(workspace: string, op: LogOp, undo: () => unknown): Promise<void> {
+    if (this.log) {
+      try {
+        await this.log.append(op);
+      } catch (error) {
+        undo();
+        throw error;
+      }
     }
     this.counts.set(workspace, this.writes(workspace) + 1);
   }
@@ -293,20 +333,6 @@ export class MemoryRecordStore implements RecordStore {
 const emptyDocument = (): StoreData => ({ understudy: FORMAT, workspaces: nullObject<OwnCollections>() });
 
 const nullObject = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
-
-/** The parsed data file, null when there is none yet; one that cannot be read or is not a store throws. */
-async function readDataFile(adapter: Adapter<StoreData>, dataFile: string): Promise<Record<string, unknown> | null> {
-  let saved: unknown;
-  try {
-    saved = await adapter.read();
-  } catch (error) {
-    throw new Error(`the data file ${dataFile} cannot be read (${(error as Error).message}); it was left untouched`, { cause: error });
-  }
-  if (saved === null) return null;
-  const problem = storeProblem(saved);
-  if (problem) throw new Error(`the data file ${dataFile} does not hold a sandbox store (${problem}); it was left untouched`);
-  return saved as Record<string, unknown>;
-}
 
 /** The workspaces a checked data file holds: the old format's collections are the default workspace's. */
 function savedWorkspaces(saved: Record<string, unknown>): Record<string, OwnCollections> {

@@ -40,4 +40,6 @@ export interface RecordStore {
   writes(workspace: string): number;
   /** A digest of one workspace's records (the default one's unless named), to prove that a failed request changed nothing. */
   digest(workspace?: string): Promise<string>;
+  /** Makes every acknowledged change durable and lets go of the store's resources (files, connections). */
+  close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -21,8 +21,10 @@ describe('the store persisted to a data file', () => {
     const first = await testSandbox({ data });
     const created = await request(createNodeHandler(first)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 2 });
     expect(created.status).toBe(201);
-    const onDisk = JSON.parse(await readFile(data, 'utf8')) as { workspaces: { default: { pets: { id: number }[] } } };
-    expect(onDisk.workspaces.default.pets.at(-1)).toEqual(created.body);
+    // Acknowledged once appended to the log beside the file: its last line is the record.
+    const logged = (await readFile(`${data}.log`, 'utf8')).trim().split('\n');
+    expect(JSON.parse(logged.at(-1)!)).toEqual({ op: 'put', w: 'default', c: 'pets', row: created.body });
+    expect(JSON.parse(logged[0]!)).toMatchObject({ op: 'adopt', w: 'default', c: 'pets' });
 
     const second = await testSandbox({ data });
     const fetched = await request(createNodeHandler(second)).get(`/v1/pets/${created.body.id}`).set(auth());
@@ -60,14 +62,54 @@ describe('the store persisted to a data file', () => {
     expect(await readFile(data, 'utf8')).toBe(broken);
   });
 
+  it('drops a last log line cut short by a crash, and keeps every whole one', async () => {
+    const data = join(await tempDir(), 'store.json');
+    const first = await testSandbox({ data });
+    const created = await request(createNodeHandler(first)).post('/v1/pets').set(auth()).send({ name: 'Whole', categoryId: 2 });
+    await first.close();
+    // The process died while appending the next change: half a line, never acknowledged.
+    const torn = '{"op":"put","w":"default","c":"pets","row":{"id":122,"na';
+    await writeFile(`${data}.log`, (await readFile(`${data}.log`, 'utf8')) + torn);
+    const second = createNodeHandler(await testSandbox({ data }));
+    expect((await request(second).get(`/v1/pets/${created.body.id}`).set(auth())).body).toEqual(created.body);
+    expect((await request(second).get('/v1/pets/122').set(auth())).status).toBe(404);
+    // Replayed into a fresh snapshot: the log starts clean.
+    expect(await readFile(`${data}.log`, 'utf8')).toBe('');
+  });
+
+  it('stops the start on a log line that does not parse before the last, and leaves both files untouched', async () => {
+    const data = join(await tempDir(), 'store.json');
+    const first = await testSandbox({ data });
+    await request(createNodeHandler(first)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 2 });
+    await first.close();
+    const log = `${(await readFile(`${data}.log`, 'utf8')).replace('"op":"put"', '"op":"put"garbage')}`;
+    await writeFile(`${data}.log`, log);
+    const snapshot = await readFile(data, 'utf8');
+    await expect(testSandbox({ data })).rejects.toThrow(`the data log ${data}.log is corrupt at line 2; it was left untouched`);
+    expect(await readFile(`${data}.log`, 'utf8')).toBe(log);
+    expect(await readFile(data, 'utf8')).toBe(snapshot);
+  });
+
+  it.each(['always', 'everysec', 'no'] as const)('acknowledges a create only once it is in the log, under fsync %s', async (fsync) => {
+    const data = join(await tempDir(), 'store.json');
+    const sandbox = await testSandbox({ data, fsync });
+    const created = await request(createNodeHandler(sandbox)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 2 });
+    expect(created.status).toBe(201);
+    expect(await readFile(`${data}.log`, 'utf8')).toContain(JSON.stringify(created.body));
+    await sandbox.close();
+  });
+
   it('writes what reset restores', async () => {
     const data = join(await tempDir(), 'store.json');
     const sandbox = await testSandbox({ data });
     const seeded = await readFile(data, 'utf8');
+    expect(await readFile(`${data}.log`, 'utf8')).toBe('');
     await request(createNodeHandler(sandbox)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 2 });
-    expect(await readFile(data, 'utf8')).not.toBe(seeded);
+    expect(await readFile(`${data}.log`, 'utf8')).not.toBe('');
     await sandbox.reset();
+    // A reset writes the seeded state's snapshot and empties the log.
     expect(await readFile(data, 'utf8')).toBe(seeded);
+    expect(await readFile(`${data}.log`, 'utf8')).toBe('');
   });
 
   it.each([
@@ -88,9 +130,8 @@ describe('the store persisted to a data file', () => {
     const data = join(dir, 'store.json');
     const sandbox = await testSandbox({ data });
     const before = await sandbox.store.digest();
-    // The adapter writes to a temporary file beside the data file; a directory in its place makes
-    // every write fail.
-    await mkdir(join(dir, '.store.json.tmp'));
+    // A closed log makes every append fail, as a disk that refuses writes would.
+    await sandbox.close();
     const res = await request(createNodeHandler(sandbox)).post('/v1/pets').set(auth()).send({ name: 'Rex', categoryId: 2 });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ code: 'internal_error', message: expect.any(String), status: 500 });

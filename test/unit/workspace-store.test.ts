@@ -30,8 +30,11 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const open = (dataFile: string | null = null) => MemoryRecordStore.open(model, fixtures, 1, dataFile);
 /** A data file path no other test uses. */
 const freshFile = (): string => join(dir, `store-${++files}.json`);
-const readJson = async (file: string): Promise<{ understudy: number; workspaces: Record<string, Record<string, unknown[]>> }> =>
-  JSON.parse(await readFile(file, 'utf8'));
+/** What the data file holds as a restart reads it: a store opened on it writes the snapshot of its log replayed. */
+const readJson = async (file: string): Promise<{ understudy: number; workspaces: Record<string, Record<string, unknown[]>> }> => {
+  await (await open(file)).close();
+  return JSON.parse(await readFile(file, 'utf8'));
+};
 const pets = async (store: MemoryRecordStore, workspace: string) => (await store.list(workspace, 'pets', ALL)).items;
 
 describe('workspaces, copy-on-write from one seed', () => {

@@ -1,0 +1,219 @@
+import { open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
+import type { Row } from '../vocabulary/record.js';
+
+/**
+ * When the log is flushed to the disk (`fsync`), as Redis's AOF does it:
+ * - `always`: before each group of writes is acknowledged; nothing acknowledged is lost even if the
+ *   machine loses power;
+ * - `everysec`: once a second; a process crash loses nothing acknowledged (the bytes are in the
+ *   kernel), a power loss at most the last second;
+ * - `no`: when the kernel decides; a process crash loses nothing, a power loss an unknown amount.
+ */
+export type FsyncPolicy = 'always' | 'everysec' | 'no';
+
+/** One change, as a line of the log. Each is idempotent: applied twice, it leaves the same state. */
+export type LogOp =
+  /** A workspace's own copy of a collection begins, with these records (its copy of the seed). */
+  | { readonly op: 'adopt'; readonly w: string; readonly c: string; readonly rows: readonly Row[] }
+  /** A record stored under its id (created or replaced). */
+  | { readonly op: 'put'; readonly w: string; readonly c: string; readonly row: Row }
+  | { readonly op: 'del'; readonly w: string; readonly c: string; readonly id: number }
+  /** One workspace back to the seed. */
+  | { readonly op: 'forget'; readonly w: string }
+  /** What the sandbox keeps beside the records (issued keys, workspaces, clocks). */
+  | { readonly op: 'keep'; readonly value: unknown };
+
+/** What the files held at start: the last snapshot, and the changes logged after it. */
+export interface Recovered {
+  readonly snapshot: unknown;
+  readonly ops: readonly LogOp[];
+  /** A last line cut short by a crash, dropped (its write was never acknowledged). */
+  readonly tornBytes: number;
+}
+
+/** Compaction: a snapshot is written once the log is past this size and past the last snapshot's. */
+const COMPACT_MIN_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The durable side of the store: a snapshot (`FILE`, the whole state as JSON, written aside and
+ * renamed into place) and an append-only log of the changes since (`FILE.log`, one JSON line per
+ * change). A write costs one append whatever the store's size; every change made in the same turn of
+ * the event loop goes out in one append (group commit), and each is acknowledged only once that
+ * append is done (and flushed, under `always`). When the log outgrows the snapshot, a new snapshot
+ * is written and the log starts again.
+ */
+export class DataLog {
+  private pending: string[] = [];
+  private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  private flushing: Promise<void> | undefined;
+  private logBytes: number;
+  private snapshotBytes: number;
+  private dirty = false;
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly file: string,
+    private readonly handle: FileHandle,
+    private readonly fsync: FsyncPolicy,
+    sizes: { readonly log: number; readonly snapshot: number },
+    /** The whole state as JSON, for a snapshot; taken when one is written. */
+    private readonly state: () => string,
+  ) {
+    this.logBytes = sizes.log;
+    this.snapshotBytes = sizes.snapshot;
+    if (fsync === 'everysec') {
+      this.timer = setInterval(() => void this.sync(), 1000);
+      this.timer.unref();
+    }
+  }
+
+  /**
+   * Reads what the files hold. A missing snapshot or log is empty. A last log line cut short by a
+   * crash is dropped (and cut from the file, so the next append starts clean); any other line that
+   * does not parse stops the start, with both files left untouched.
+   */
+  static async recover(file: string): Promise<Recovered> {
+    const snapshotText = await readIfThere(file);
+    let snapshot: unknown = null;
+    if (snapshotText !== undefined) {
+      try {
+        snapshot = JSON.parse(snapshotText);
+      } catch (error) {
+        throw new Error(`the data file ${file} cannot be read (${(error as Error).message}); it was left untouched`, { cause: error });
+      }
+    }
+    const log = await readIfThere(`${file}.log`);
+    if (log === undefined) return { snapshot, ops: [], tornBytes: 0 };
+    const ops: LogOp[] = [];
+    let start = 0;
+    let line = 0;
+    while (start < log.length) {
+      line++;
+      const end = log.indexOf('\n', start);
+      const text = end === -1 ? log.slice(start) : log.slice(start, end);
+      let op: LogOp | undefined;
+      try {
+        op = JSON.parse(text) as LogOp;
+      } catch {
+        op = undefined;
+      }
+      if (op === undefined || typeof op !== 'object' || typeof (op as { op?: unknown }).op !== 'string') {
+        // Only the last line can be torn: it was being appended when the process died, and never acknowledged.
+        if (end === -1) {
+          const kept = Buffer.byteLength(log.slice(0, start));
+          await writeFile(`${file}.log`, log.slice(0, start));
+          return { snapshot, ops, tornBytes: Buffer.byteLength(log) - kept };
+        }
+        throw new Error(`the data log ${file}.log is corrupt at line ${line}; it was left untouched`);
+      }
+      if (end === -1) {
+        // A whole change whose newline was not written: complete it, so the next append starts a line.
+        await writeFile(`${file}.log`, `${log}\n`);
+      }
+      ops.push(op);
+      start = end === -1 ? log.length : end + 1;
+    }
+    return { snapshot, ops, tornBytes: 0 };
+  }
+
+  /** Opens the log for appending, after `recover` and the replay. */
+  static async open(file: string, fsync: FsyncPolicy, state: () => string): Promise<DataLog> {
+    const handle = await open(`${file}.log`, 'a');
+    const [log, snapshot] = await Promise.all([handle.stat(), readIfThere(file)]);
+    return new DataLog(file, handle, fsync, { log: log.size, snapshot: snapshot === undefined ? 0 : Buffer.byteLength(snapshot) }, state);
+  }
+
+  /** Logs a change; resolves once it is appended (and flushed, under `always`). */
+  append(op: LogOp): Promise<void> {
+    this.pending.push(JSON.stringify(op));
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    // Every change made in this turn of the event loop goes out in the same append.
+    if (this.pending.length === 1) queueMicrotask(() => void this.flush());
+    return done;
+  }
+
+  /**
+   * Replaces the log by a snapshot of the whole state, now: after a reset (the log would only
+   * replay what it erases) or when the log has grown past the snapshot.
+   */
+  async compact(): Promise<void> {
+    await this.idle();
+    // No append may run until the log is cut: one landing in the old log after the state was taken
+    // would be cut with it. Appends wait for this as for any other write.
+    const compaction = this.writeSnapshot();
+    this.flushing = compaction.finally(() => {
+      this.flushing = undefined;
+      if (this.pending.length > 0) void this.flush();
+    });
+    await compaction;
+  }
+
+  private async writeSnapshot(): Promise<void> {
+    const text = this.state();
+    await writeFile(`${this.file}.tmp`, text);
+    const tmp = await open(`${this.file}.tmp`, 'r');
+    await tmp.sync();
+    await tmp.close();
+    await rename(`${this.file}.tmp`, this.file);
+    // The snapshot holds every change logged so far, and every change made before the state was taken.
+    await this.handle.truncate(0);
+    this.logBytes = 0;
+    this.snapshotBytes = Buffer.byteLength(text);
+  }
+
+  /** Flushes what is pending and closes the file. */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.idle();
+    await this.sync();
+    await this.handle.close();
+  }
+
+  /** Resolves once nothing is pending or being written. */
+  private async idle(): Promise<void> {
+    while (this.flushing !== undefined || this.pending.length > 0) await (this.flushing ?? this.flush());
+  }
+
+  private flush(): Promise<void> {
+    // A write or a compaction runs: this one follows it (each schedules the next when done).
+    if (this.flushing !== undefined) return this.flushing;
+    if (this.pending.length === 0) return Promise.resolve();
+    const lines = this.pending;
+    const waiters = this.waiters;
+    this.pending = [];
+    this.waiters = [];
+    const text = `${lines.join('\n')}\n`;
+    this.flushing = (async () => {
+      try {
+        await this.handle.appendFile(text);
+        if (this.fsync === 'always') await this.handle.datasync();
+        else this.dirty = true;
+        this.logBytes += Buffer.byteLength(text);
+        for (const waiter of waiters) waiter.resolve();
+      } catch (error) {
+        for (const waiter of waiters) waiter.reject(error as Error);
+      } finally {
+        this.flushing = undefined;
+      }
+      // Changes made while this append ran go out in the next one.
+      if (this.pending.length > 0) void this.flush();
+      else if (this.logBytes > COMPACT_MIN_BYTES && this.logBytes > this.snapshotBytes) void this.compact().catch(() => undefined);
+    })();
+    return this.flushing;
+  }
+
+  private async sync(): Promise<void> {
+    if (!this.dirty) return;
+    this.dirty = false;
+    await this.handle.datasync().catch(() => (this.dirty = true));
+  }
+}
+
+async function readIfThere(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
