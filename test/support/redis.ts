@@ -55,7 +55,22 @@ export async function startRedis(): Promise<TestRedis> {
   const launch = async (): Promise<void> => {
     const started = spawn(
       REDIS_SERVER,
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--protected-mode', 'no'],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+        '--protected-mode',
+        'no',
+      ],
       { stdio: 'ignore' },
     );
     child = started;
