@@ -35,11 +35,13 @@ export interface LimitPolicy {
  * - `banned`: the client was already banned; nothing was counted;
  * - `refused`: a window was full; nothing was counted, the refusal was recorded, and a ban started
  *   if the refusals in this minute reached the threshold (then `state.bannedUntil` is set).
+ * `degraded` is set when a shared store was unreachable and the answer was decided without it (see
+ * FailoverCounterStore): counted by this replica alone, admitted unchecked, or refused unchecked.
  */
 export type TakeOutcome =
-  | { readonly kind: 'admitted'; readonly state: ClientState }
-  | { readonly kind: 'banned'; readonly state: ClientState }
-  | { readonly kind: 'refused'; readonly state: ClientState };
+  | { readonly kind: 'admitted'; readonly state: ClientState; readonly degraded?: 'local' | 'open' | 'closed' }
+  | { readonly kind: 'banned'; readonly state: ClientState; readonly degraded?: 'local' | 'open' | 'closed' }
+  | { readonly kind: 'refused'; readonly state: ClientState; readonly degraded?: 'local' | 'open' | 'closed' };
 
 /**
  * The counter-store contract the limiter works through. `take` is one atomic step: check the ban,

@@ -22,7 +22,7 @@ export type LimitVerdict =
   | { readonly admitted: true; readonly headers: Readonly<Record<string, string>> }
   | {
       readonly admitted: false;
-      readonly code: 'rate_limited' | 'key_banned';
+      readonly code: 'rate_limited' | 'key_banned' | 'service_unavailable';
       readonly message: string;
       readonly headers: Readonly<Record<string, string>>;
     };
@@ -75,9 +75,23 @@ export class Limiter {
     return outcome instanceof Promise ? outcome.then((o) => this.verdict(plan, o, now)) : this.verdict(plan, outcome, now);
   }
 
-  private verdict(current: CompiledPlan, { kind, state }: TakeOutcome, now: number): LimitVerdict {
+  private verdict(current: CompiledPlan, outcome: TakeOutcome, now: number): LimitVerdict {
+    const judged = this.judged(current, outcome, now);
+    if (outcome.degraded === undefined) return judged;
+    // Decided without the shared counters: the answer says how (`closed` refuses everything, 503).
+    const headers = { ...judged.headers, 'x-sandbox-limits': outcome.degraded };
+    if (outcome.degraded !== 'closed') return { ...judged, headers };
+    return {
+      admitted: false,
+      code: 'service_unavailable',
+      message: 'Rate limits cannot be checked while the shared store is unreachable; retry shortly',
+      headers: { 'x-sandbox-limits': 'closed', 'retry-after': '1' },
+    };
+  }
+
+  private judged(current: CompiledPlan, { kind, state }: TakeOutcome, now: number): LimitVerdict {
     // The plan the client's window is counted under (the one before a reload, until its window ends).
-    const plan = (state.policy && this.byPolicy.get(state.policy)) ?? current;
+    const plan = state.policy ? this.planFor(state.policy, current) : current;
     const limits = plan.policy.limits;
     if (kind === 'admitted') return { admitted: true, headers: this.headers(plan, state, now) };
     if (kind === 'banned') {
@@ -152,12 +166,25 @@ export class Limiter {
       const list = [limits.perMinute, limits.perDay];
       known = {
         policy: { limits: list, banThreshold: this.bans.threshold, banMs: this.bans.durationSeconds * 1000 },
-        header: WINDOWS.map((w, i) => `"${w.name}";q=${list[i] ?? 0};w=${w.lengthMs / 1000}`).join(', '),
+        header: policyHeader(list),
       };
       this.compiled.set(plan, known);
       this.byPolicy.set(known.policy, known);
     }
     return known;
+  }
+
+  /**
+   * The plan a held policy belongs to. One this limiter compiled is found by reference; another
+   * (a share of the plan, counted by one replica alone while Redis is down) is described as it is.
+   */
+  private planFor(policy: LimitPolicy, current: CompiledPlan): CompiledPlan {
+    const known = this.byPolicy.get(policy);
+    if (known) return known;
+    if (policy.limits.every((limit, i) => limit === current.policy.limits[i])) return current;
+    const described = { policy, header: policyHeader(policy.limits) };
+    this.byPolicy.set(policy, described);
+    return described;
   }
 
   /**
@@ -188,3 +215,7 @@ export class Limiter {
     };
   }
 }
+
+/** The RateLimit-Policy field for these limits, window by window. */
+const policyHeader = (limits: readonly number[]): string =>
+  WINDOWS.map((w, i) => `"${w.name}";q=${limits[i] ?? 0};w=${w.lengthMs / 1000}`).join(', ');

@@ -37,6 +37,7 @@ export const ERRORS = {
   injected_fault: 503,
   workspace_permanent: 409,
   reload_failed: 422,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -52,6 +53,20 @@ export interface ErrorBody {
   readonly message: string;
   readonly status: number;
   readonly details?: readonly Violation[];
+}
+
+/**
+ * Thrown by a shared store that cannot be reached (Redis down, a command timed out): the request
+ * is answered 503 with `Retry-After`, never with stale or empty data.
+ */
+export class Unavailable extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(message);
+    this.name = 'Unavailable';
+  }
 }
 
 export function errorBody(code: ErrorCode, message: string, details?: readonly Violation[]): ErrorBody {

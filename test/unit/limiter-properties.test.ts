@@ -231,7 +231,7 @@ describe('Limiter properties (fast-check, fixed seed)', () => {
         expect(first).toBeGreaterThanOrEqual(0);
         const burst = long.slice(0, first + 1);
         const refused = (await run(s, burst)).steps.at(-1)!.verdict;
-        if (refused.admitted) throw new Error('the replay differs from the first run');
+        if (refused.admitted || refused.code === 'service_unavailable') throw new Error('the replay differs from the first run');
         const wait = integer(refused.headers['retry-after']);
         expect(wait).toBeGreaterThanOrEqual(1);
         // Histories are deterministic: replay to try each moment once, on a fresh limiter.
