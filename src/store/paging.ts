@@ -34,7 +34,7 @@ export function firstAfter(rows: readonly Row[], after: number | undefined): num
 }
 
 /** Whether a row passes every filter. A plain loop: it runs for each row scanned, and a callback taking a destructured pair allocated on every call. */
-function matches(row: Row, filters: PageQuery['filters']): boolean {
+export function matches(row: Row, filters: PageQuery['filters']): boolean {
   for (const [field, wanted] of filters) {
     if (Array.isArray(wanted) ? !wanted.includes(row[field]) : row[field] !== wanted) return false;
   }
