@@ -3,12 +3,13 @@
 //   cli ─► http ─► core ─► admin ─► pipeline ─► generation ─► domain folders ─► vocabulary
 //
 //   vocabulary  the ground floor: error catalogue, request/answer records, operation types
-//   domain      openapi clock config auth limits routing validation mock seeding store dispatch journal faults rules workspaces
+//   domain      openapi clock config auth limits routing validation mock seeding store dispatch journal faults rules workspaces replicas
 //               (may import vocabulary and each other; openapi is the document layer and stays below
 //               store, seeding, dispatch, mock, limits and auth; store stays below dispatch; faults, the
 //               pure latency and fault logic, imports vocabulary only; rules, the admin rules' parsing, matching
 //               and store, stands on faults, journal patterns, mock and validation; workspaces ties together what each
-//               workspace holds in store, clock, auth, limits, rules and journal)
+//               workspace holds in store, clock, auth, limits, rules and journal; replicas shares that state
+//               with the other replicas on one Redis: admin state by pub/sub, the journal as a stream)
 //   generation  everything compiled from the document, swapped as one (not in the first layer list: placed
 //               here from its imports, which are vocabulary and domain only, and its importers, pipeline,
 //               admin and core)
@@ -18,7 +19,7 @@
 // Type-only imports count (tsPreCompilationDeps): a type from a higher layer is still a dependency on it.
 // Run: npx depcruise src --config .dependency-cruiser.cjs
 
-const DOMAIN = 'openapi|clock|config|auth|limits|routing|validation|mock|seeding|store|dispatch|journal|faults|rules|workspaces';
+const DOMAIN = 'openapi|clock|config|auth|limits|routing|validation|mock|seeding|store|dispatch|journal|faults|rules|workspaces|replicas';
 const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|pages|core|http|cli`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -23,7 +23,7 @@ COPY fixtures ./fixtures
 COPY web ./web
 USER node
 EXPOSE 4010
-# The API answers 401 without a key: any HTTP answer means the server is up.
+# Ready: serving, and (with --redis) reaching Redis; /__sandbox/health/live only says the process answers.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/v1/pets').then(() => process.exit(0), () => process.exit(1))"
+  CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/__sandbox/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 CMD ["node", "--max-semi-space-size=4", "dist/cli/main.js"]

@@ -86,6 +86,14 @@ export class KeyRegistry {
     for (const { digest: d, ...record } of keys) this.byDigest.set(d, record);
   }
 
+  /** The issued keys become exactly these (another replica's view of them: see src/replicas); configured keys stay. */
+  replaceIssued(keys: readonly IssuedKeyRecord[]): void {
+    const configured = new Set(this.initial.map((k) => digest(k.key)));
+    const wanted = new Set(keys.map((k) => k.digest));
+    for (const d of this.byDigest.keys()) if (!configured.has(d) && !wanted.has(d)) this.byDigest.delete(d);
+    this.restoreIssued(keys);
+  }
+
   /** Every key accepted, configured ones first, then issued ones in the order they were issued. */
   list(): { readonly record: ApiKeyRecord; readonly configured: boolean }[] {
     const configured = new Set(this.initial.map((k) => digest(k.key)));

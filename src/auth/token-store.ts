@@ -44,6 +44,17 @@ export class TokenStore {
     this.tokens.clear();
   }
 
+  /** Every live token by digest: what another replica takes over with `replace`. */
+  held(): ReadonlyMap<string, MintedToken> {
+    return this.tokens;
+  }
+
+  /** The tokens become exactly these (another replica's view of them). */
+  replace(tokens: ReadonlyMap<string, MintedToken>): void {
+    this.tokens.clear();
+    for (const [digest, minted] of tokens) this.tokens.set(digest, minted);
+  }
+
   private sweep(now: number): void {
     for (const [digest, minted] of this.tokens) if (now >= minted.expiresAt) this.tokens.delete(digest);
   }

@@ -25,6 +25,7 @@ Options:
   --config FILE        YAML config file (env SANDBOX_CONFIG); see the README for its fields
   --fixtures FILE      seed data definitions (default fixtures/petstore.yaml for the Pet Store)
   --data FILE          persist the store to FILE and its log FILE.log (env SANDBOX_DATA; default: memory only)
+  --redis URL          share the state with every replica on this Redis (env SANDBOX_REDIS_URL; redis://host:port)
   --port N             port to listen on (env PORT; default 4010; 0 picks a free one)
   --host HOST          address to listen on (env HOST; default 127.0.0.1)
   --seed N             seed for fixtures and generated answers (env SANDBOX_SEED; default 1)
@@ -35,6 +36,7 @@ Options:
 
 In a browser: /docs is the API's interactive documentation, with a key of the visitor's own; with an
 admin token, /__sandbox/console shows the live journal, keys, clock, workspaces and rules.
+/__sandbox/health/live and /__sandbox/health/ready answer without a token (for a load balancer).
 
 Precedence: defaults < config file < environment < flags.
 `;
@@ -54,6 +56,7 @@ async function main(): Promise<number> {
         host: { type: 'string' },
         seed: { type: 'string' },
         'admin-token': { type: 'string' },
+        redis: { type: 'string' },
         watch: { type: 'boolean' },
         'no-watch': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -85,6 +88,7 @@ async function main(): Promise<number> {
     host: values.host,
     seed: values.seed,
     adminToken: values['admin-token'],
+    redis: values.redis,
   };
   try {
     config = await loadConfig(flags, process.env);

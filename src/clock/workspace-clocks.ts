@@ -67,6 +67,13 @@ export class WorkspaceClocks {
     for (const [id, offset] of Object.entries(snapshot.own)) this.own.set(id, new SandboxClock(this.source, this.frozenAt, offset));
   }
 
+  /** The offsets become exactly these (another replica's clocks): a workspace not named follows the shared clock. */
+  replace(snapshot: ClocksSnapshot): void {
+    this.own.clear();
+    this.shared.reset();
+    this.restore(snapshot);
+  }
+
   /** Every clock back to its source's time; every workspace follows the shared clock again. */
   reset(): void {
     this.shared.reset();

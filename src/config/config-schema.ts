@@ -74,6 +74,17 @@ export const CONFIG_SCHEMA = {
         console: { type: 'boolean' },
       },
     },
+    redis: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        url: { type: ['string', 'null'], pattern: '^rediss?://' },
+        prefix: { type: 'string', pattern: '^[^{}]*$' },
+        outage: { enum: ['local', 'open', 'closed'] },
+        replicas: { type: 'integer', minimum: 1 },
+        commandTimeoutMs: { type: 'integer', minimum: 10 },
+      },
+    },
     faults: {
       type: 'object',
       additionalProperties: false,

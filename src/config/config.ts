@@ -49,6 +49,24 @@ export interface SandboxConfig {
   readonly faults: FaultsConfig;
   /** The pages a browser opens: the interactive docs and the admin console. */
   readonly pages: PagesConfig;
+  /** A Redis every replica shares: records, keys, workspaces, counters, bans, rules, clocks and the journal. */
+  readonly redis: RedisConfig;
+}
+
+export interface RedisConfig {
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://`); null: every part of the state in this process. */
+  readonly url: string | null;
+  /** Prepended to every Redis key and channel: several sandboxes can share one Redis under different prefixes. */
+  readonly prefix: string;
+  /**
+   * How rate limits are decided while Redis is unreachable: `local` (each replica alone, at its
+   * share of each limit), `open` (every request admitted), `closed` (every request refused, 503).
+   */
+  readonly outage: 'local' | 'open' | 'closed';
+  /** How many replicas share the limits: under `local`, each admits its share (limit ÷ replicas, rounded up). */
+  readonly replicas: number;
+  /** How long a Redis command may take before the request that needs it is answered 503. */
+  readonly commandTimeoutMs: number;
 }
 
 export interface PagesConfig {

@@ -38,4 +38,5 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   maxWorkspaces: 1000,
   faults: { allowClientChoice: true, timeoutCapMs: 30_000, maxDelayMs: 30_000, latency: null, faults: [] },
   pages: { docs: '/docs', visitorKeys: true, visitorPlan: null, console: true },
+  redis: { url: null, prefix: 'understudy:', outage: 'local', replicas: 1, commandTimeoutMs: 500 },
 };

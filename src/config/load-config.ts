@@ -19,6 +19,7 @@ export interface ConfigFlags {
   readonly host?: string | undefined;
   readonly seed?: string | undefined;
   readonly adminToken?: string | undefined;
+  readonly redis?: string | undefined;
 }
 
 type Tree = Record<string, unknown>;
@@ -83,6 +84,7 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
     host: nonEmpty(env.HOST),
     seed: integer(env.SANDBOX_SEED, 'SANDBOX_SEED'),
     adminToken: nonEmpty(env.SANDBOX_ADMIN_TOKEN),
+    redis: nonEmpty(env.SANDBOX_REDIS_URL) && { url: env.SANDBOX_REDIS_URL },
   };
   const fromFlags: Tree = {
     spec: flags.spec && resolve(flags.spec),
@@ -92,6 +94,7 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
     host: flags.host,
     seed: integer(flags.seed, '--seed'),
     adminToken: flags.adminToken,
+    redis: flags.redis && { url: flags.redis },
   };
   // A document other than the default has no use for the Pet Store's fixtures.
   const specChanged = [fromFile.spec, fromEnv.spec, fromFlags.spec].some((s) => s !== undefined);

@@ -13,15 +13,14 @@ import { configSettings } from '../faults/settings.js';
 import type { Generation } from '../generation/generation.js';
 import { Journal, toJournalEntry } from '../journal/journal.js';
 import { redactionFor, type Redaction } from '../journal/redaction.js';
-import { MemoryCounterStore } from '../limits/counter-store.js';
 import { Limiter } from '../limits/limiter.js';
 import { RuleStore } from '../rules/rule-store.js';
 import { answerHeaders } from '../pipeline/answer-headers.js';
 import { apiSurface } from '../pipeline/api-surface.js';
 import { runPipeline, type PipelineResult } from '../pipeline/pipeline.js';
 import type { Surface } from '../pipeline/surface.js';
-import { MemoryRecordStore } from '../store/memory-store.js';
 import type { RecordStore } from '../store/record-store.js';
+import { startReplication, type Replication } from '../replicas/replication.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { Exchange, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 import type { ApiModel } from '../vocabulary/operation.js';
@@ -33,6 +32,8 @@ import { keptState, restoreKept } from './kept-state.js';
 import { readDocument } from '../openapi/load-document.js';
 import { createPages } from '../pages/pages.js';
 import { invalidRecords, loadServed, type Served } from './served.js';
+import { healthAnswer } from './health.js';
+import { openBackend } from './backend.js';
 import type { SandboxOptions, StartupProgress } from './startup-progress.js';
 
 /** Something that happened while the sandbox ran, for the log. */
@@ -88,23 +89,23 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const { model } = served;
   const frozenAt = config.clock.frozenAt === null ? undefined : Date.parse(config.clock.frozenAt);
   const clocks = new WorkspaceClocks(Date.now, frozenAt);
-  const store = await MemoryRecordStore.open(
-    model,
-    served.fixtures,
-    config.seed,
-    config.data,
-    (done, total) => onProgress?.({ phase: 'seeding', done, total }),
-    config.fsync,
-  );
-  const keys = new KeyRegistry(config.keys);
-  const tokens = new TokenStore();
-  const limiter = new Limiter(config.plans, config.bans, new MemoryCounterStore());
-  const journal = new Journal(config.journalSize, journalRedaction(config, model));
-  const listeners: ((exchange: Exchange) => void)[] = [listenerOf(journal, clocks)];
+  // Notices go to listeners the CLI adds after start; the backend may need to report before.
   const noticeListeners: ((notice: Notice) => void)[] = [];
   const notify = (notice: Notice): void => {
     for (const listener of noticeListeners) listener(notice);
   };
+  const backend = await openBackend(
+    config,
+    { model, fixtures: served.fixtures },
+    (done, total) => onProgress?.({ phase: 'seeding', done, total }),
+    (error) => notify({ level: 'warn', message: `rate limits decided without Redis (${config.redis.outage}): ${error.message}` }),
+  );
+  const { store } = backend;
+  const keys = new KeyRegistry(config.keys);
+  const tokens = new TokenStore();
+  const limiter = new Limiter(config.plans, config.bans, backend.counters);
+  const journal = new Journal(config.journalSize, journalRedaction(config, model));
+  const listeners: ((exchange: Exchange) => void)[] = [listenerOf(journal, clocks)];
   const rules = new RuleStore();
   const workspaces = new Workspaces({
     registry: new WorkspaceRegistry(config.maxWorkspaces, configuredWorkspaces(config)),
@@ -122,14 +123,18 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   });
   // With a data file, issued keys, created workspaces and clock offsets are kept beside the records.
   const keptParts = { keys, workspaces, clocks };
+  /** With Redis: this replica among the others (set once every part exists, below). */
+  let replication: Replication | undefined;
   if (config.data !== null) restoreKept(store.kept(), keptParts, config.data);
   /** Writes them after each admin change (rare: the whole state is small). */
   const keepState = async (): Promise<void> => {
-    if (config.data === null) return;
     try {
-      await store.keep(keptState(keptParts));
+      // With replicas, the other replicas have it before the change is answered.
+      if (replication) await replication.share();
+      else if (config.data !== null) await store.keep(keptState(keptParts));
     } catch (error) {
-      notify({ level: 'error', message: `the data file could not be written: ${(error as Error).message}` });
+      const where = replication ? 'the other replicas could not be told' : 'the data file could not be written';
+      notify({ level: 'error', message: `${where}: ${(error as Error).message}` });
     }
   };
   const current = (): Generation => generation;
@@ -137,16 +142,22 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
 
   const draws = createDrawStreams(config.seed);
 
-  const reset = async (): Promise<void> => {
-    await store.reset();
+  /** What this process holds of the state back to the start (with replicas, each does this itself). */
+  const resetOwn = (): void => {
     keys.reset();
     workspaces.resetAll();
     tokens.reset();
-    await limiter.reset();
     clocks.reset();
     draws.reset();
     rules.reset();
     journal.clear();
+  };
+  const reset = async (): Promise<void> => {
+    // Records and counters, shared or not, are reset once, here.
+    await store.reset();
+    await limiter.reset();
+    resetOwn();
+    replication?.note({ kind: 'reset' });
   };
 
   /** What the config and the document decide of the API surface and the token endpoint: rebuilt on a reload. */
@@ -205,7 +216,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     generation = from.generation;
     served = from;
     config = { ...conf, ...Object.fromEntries(restartNeeded.map((field) => [field, config[field]])) };
-    const invalid = invalidRecords(from.generation, store.stored());
+    const invalid = invalidRecords(from.generation, await collect(store.stored()));
     const outcome: ReloadOutcome = {
       ok: true,
       at,
@@ -231,6 +242,14 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     reloads = run.catch(() => undefined);
     return run;
   };
+  if (backend.links && config.redis.url !== null) {
+    replication = await startReplication(
+      backend.links,
+      { url: config.redis.url, prefix: config.redis.prefix, journalSize: config.journalSize },
+      { keys, workspaces, clocks, rules, tokens, journal },
+      { resetOwn, reload },
+    );
+  }
   const status = (): SandboxStatus => ({
     generation: generation.number,
     loadedAt: new Date(loadedAt).toISOString(),
@@ -245,7 +264,11 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
           { token: config.adminToken, checkResponses: config.validation.checkResponses },
           {
             reset,
-            reload,
+            // Asked of one replica, a reload reaches them all (each reads its own files).
+            reload: () => {
+              replication?.note({ kind: 'reload' });
+              return reload();
+            },
             status,
             clocks,
             keys,
@@ -273,10 +296,13 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       keys,
       workspaces,
       clock: clocks.of(DEFAULT_WORKSPACE),
+      keep: keepState,
     },
   );
 
   const handle = async (req: SandboxRequest): Promise<SandboxResponse> => {
+    const probe = healthAnswer(req, () => replication?.problem(), generation.label);
+    if (probe !== undefined) return probe;
     const page = pages.answer(req);
     if (page !== undefined) {
       return page.catch(
@@ -291,6 +317,9 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     const { api, mintToken, toTokenEndpoint, secretQuery } = wired;
     const toToken = isTokenRequest(toTokenEndpoint, req);
     const toAdmin = !toToken && (req.path === ADMIN_PREFIX || req.path.startsWith(`${ADMIN_PREFIX}/`));
+    // An admin change made while the other replicas cannot be told would hold on this one only.
+    const cut = toAdmin && admin && !READS.has(req.method) ? replication?.problem() : undefined;
+    if (cut !== undefined) return unavailable(req, cut, generation.label);
     // In flight: API requests only (the admin API's metrics report it).
     if (!toAdmin) inFlight++;
     try {
@@ -315,8 +344,10 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     }
     const { response, operation, caller, requestBody, applied, change } = result;
     if (caller !== undefined && !toAdmin) workspaces.touch(caller.workspace);
-    // An admin change (a key issued, a workspace made or removed, a clock moved) is kept before it is answered.
-    else if (toAdmin && req.method !== 'GET' && response.status < 400) await keepState();
+    // An admin change (a key issued, a workspace made or removed, a clock moved) is kept before it is
+    // answered; so is a token minted, when other replicas must accept it.
+    if ((toAdmin && !READS.has(req.method) && response.status < 400) || (toToken && replication && response.status === 200))
+      await keepState();
     const done: Exchange = {
       request: secretQuery.size === 0 ? req : { ...req, query: redactQuery(req.query, secretQuery) },
       response,
@@ -351,8 +382,27 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     workspaces,
     reload,
     status,
-    close: () => store.close(),
+    close: async () => {
+      await store.close();
+      await replication?.close();
+    },
   };
+}
+
+/** Every item of a list read synchronously or not. */
+async function collect<T>(items: Iterable<T> | AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+/** Admin requests that change nothing. */
+const READS = new Set(['GET', 'HEAD']);
+
+/** 503 for an admin change while the replicas cannot be told of it. */
+function unavailable(req: SandboxRequest, problem: string, generation: string): SandboxResponse {
+  const answer = bare(req, errorBody('service_unavailable', `${problem}: admin changes wait until it is back`), generation).response;
+  return { ...answer, headers: { ...answer.headers, 'retry-after': '1' } };
 }
 
 /** Config fields a running sandbox cannot take on: a reload that changes them says a restart is needed. */
@@ -368,6 +418,7 @@ const RESTART_FIELDS = [
   'journalSize',
   'maxWorkspaces',
   'log',
+  'redis',
 ] as const;
 
 /** The workspaces the config's keys name (created at start, permanent). */

@@ -9,6 +9,12 @@ export { toJournalEntry, type JournalRecord } from './record.js';
 
 export type JournalListener = (record: JournalRecord) => void;
 
+/** Which entries a clear removes: every one, or those of a key, or of a workspace. */
+export interface JournalFilter {
+  readonly keyId?: string | undefined;
+  readonly workspace?: string | undefined;
+}
+
 /** A ring buffer: adding is O(1) however full it is, since it runs on every request. */
 export class Journal {
   private ring: (JournalRecord | undefined)[] = [];
@@ -16,6 +22,9 @@ export class Journal {
   private count = 0;
   private readonly views = new WeakMap<JournalRecord, JournalEntry>();
   private readonly listeners = new Set<JournalListener>();
+  /** Records of requests another replica answered (their entries came built). */
+  private readonly foreign = new WeakSet<JournalRecord>();
+  private clearListener: ((only: JournalFilter) => void) | undefined;
 
   constructor(
     private readonly capacity: number,
@@ -35,6 +44,38 @@ export class Journal {
     }
     // Listeners (streams, waiting verifications) defer their own work: this runs on the request path.
     if (this.listeners.size > 0) for (const listener of this.listeners) listener(record);
+  }
+
+  /**
+   * Adds the entry of a request another replica answered (sharing one Redis): it is listed, matched,
+   * streamed and verified like this replica's own.
+   */
+  addEntry(entry: JournalEntry): void {
+    const record: JournalRecord = {
+      exchange: {
+        request: { id: entry.id, method: entry.method, path: entry.path, query: entry.query, headers: entry.request.headers },
+        response: { status: entry.status, headers: entry.response.headers },
+        operationId: entry.operationId,
+        keyId: entry.keyId,
+        workspace: entry.workspace,
+        durationMs: entry.durationMs,
+      },
+      time: entry.time,
+      wallTime: entry.wallTime,
+    };
+    this.foreign.add(record);
+    this.views.set(record, entry);
+    this.add(record);
+  }
+
+  /** Whether another replica answered this request. */
+  isForeign(record: JournalRecord): boolean {
+    return this.foreign.has(record);
+  }
+
+  /** Told of every clear (the replicas pass it on to each other). */
+  onClear(listener: (only: JournalFilter) => void): void {
+    this.clearListener = listener;
   }
 
   /** Every record kept, oldest first. */
@@ -74,8 +115,9 @@ export class Journal {
   }
 
   /** Forgets every entry, or only those of the key with this id, or of this workspace. Returns how many were forgotten. */
-  clear(only: { readonly keyId?: string | undefined; readonly workspace?: string | undefined } = {}): number {
+  clear(only: JournalFilter = {}): number {
     const { keyId, workspace } = only;
+    this.clearListener?.(only);
     const kept =
       keyId === undefined && workspace === undefined
         ? []

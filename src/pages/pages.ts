@@ -30,6 +30,8 @@ export interface PagesCapabilities {
   readonly workspaces: Pick<Workspaces, 'create'>;
   /** The shared sandbox clock: the visitor keys' minting limit counts in its minutes. */
   readonly clock: Clock;
+  /** Keeps a visitor's new key and workspace (a data file, the other replicas) before the key is answered. */
+  readonly keep: () => Promise<void>;
 }
 
 export interface Pages {
@@ -204,6 +206,7 @@ export function createPages(settings: PagesSettings, capabilities: PagesCapabili
     minted.set(req.clientAddress, count + 1);
     const workspace = await capabilities.workspaces.create();
     const issued = capabilities.keys.issue(plan, workspace);
+    await capabilities.keep();
     return json({ key: issued.key, id: issued.record.id, plan, workspace, authorizations });
   };
 

@@ -8,6 +8,8 @@ import type { Limiter } from '../limits/limiter.js';
 import type { RuleLookup } from '../rules/rule-store.js';
 import type { RecordStore } from '../store/record-store.js';
 import type { SecurityRequirement, SecurityScheme } from '../vocabulary/operation.js';
+import { errorBody, Unavailable } from '../vocabulary/errors.js';
+import type { Responded } from '../vocabulary/exchange.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import type { CorsPolicy } from './cors.js';
 import type { Caller, Surface, SurfaceFaults } from './surface.js';
@@ -79,8 +81,15 @@ export function apiSurface(capabilities: ApiCapabilities): Surface {
         rawQuery,
         generatedAnswer: prepared.generatedAnswer,
         now: now(caller),
-      }),
+      }).catch(unavailableAnswer),
   };
+}
+
+/** A store that cannot be reached is a 503 the client may retry; any other failure stays a bug (500). */
+function unavailableAnswer(error: unknown): Responded {
+  if (!(error instanceof Unavailable)) throw error;
+  const body = errorBody('service_unavailable', `The sandbox's shared store cannot be reached (${error.message}); retry shortly`);
+  return { status: body.status, headers: { 'retry-after': String(error.retryAfterSeconds) }, body };
 }
 
 const anySchemeOf = new WeakMap<ReadonlyMap<string, SecurityScheme>, readonly SecurityRequirement[]>();

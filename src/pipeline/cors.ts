@@ -16,6 +16,7 @@ const EXPOSED = [
   'X-Request-Id',
   'X-Sandbox-Error',
   'X-Sandbox-Generation',
+  'X-Sandbox-Limits',
   'Preference-Applied',
 ].join(', ');
 

@@ -82,6 +82,20 @@ export class RuleStore {
     return removed;
   }
 
+  /**
+   * The rules become exactly these, oldest first (another replica's rules); new ids go on after
+   * the highest one held, so that a rule added here next does not take an id already in use.
+   */
+  replace(statuses: readonly RuleStatus[]): void {
+    this.entries = statuses.map(({ rule, applied }) => ({ rule, test: ruleTest(rule), applied }));
+    for (const { rule } of statuses) this.serial = Math.max(this.serial, Number(rule.id.slice('rule_'.length)) || 0);
+  }
+
+  /** Every rule, oldest first, with its uses: what another replica takes over with `replace`. */
+  held(): readonly RuleStatus[] {
+    return this.entries.map(status);
+  }
+
   /** The sandbox's reset: no rules, and ids (so each rule's draws) start again at `rule_1`. */
   reset(): void {
     this.entries = [];

@@ -1,3 +1,5 @@
+import type { FixtureDefinitions } from '../seeding/fixtures.js';
+import type { ApiModel } from '../vocabulary/operation.js';
 import type { Row } from '../vocabulary/record.js';
 import type { Page, PageQuery } from './paging.js';
 
@@ -42,4 +44,22 @@ export interface RecordStore {
   digest(workspace?: string): Promise<string>;
   /** Makes every acknowledged change durable and lets go of the store's resources (files, connections). */
   close(): Promise<void>;
+}
+
+/** One collection's records as stored: the seed's (`workspace` undefined) or a workspace's own. */
+export interface StoredRecords {
+  readonly workspace: string | undefined;
+  readonly collection: string;
+  readonly rows: readonly Row[];
+}
+
+/** What the sandbox asks of its store beyond the request path: reloads, and the data file's extra state. */
+export interface SandboxStore extends RecordStore {
+  /** Seeds from a reloaded document from now on (collections seeded already keep their records). */
+  useModel(model: ApiModel, fixtures: FixtureDefinitions, seed: number): void;
+  /** Every stored collection, for a reload to check against the new document. */
+  stored(): Iterable<StoredRecords> | AsyncIterable<StoredRecords>;
+  /** What the data file kept beside the records; undefined without one. */
+  kept(): unknown;
+  keep(value: unknown): Promise<void>;
 }

@@ -132,6 +132,17 @@ export class WorkspaceRegistry {
     this.evictions.push(...snapshot.evicted.slice(-EVICTIONS_KEPT));
   }
 
+  /** The created workspaces become exactly these (another replica's view of them); permanent ones stay. */
+  replaceCreated(created: RegistrySnapshot['created']): void {
+    const wanted = new Map(created.map((w) => [w.id, w]));
+    for (const [id, entry] of this.entries) if (!entry.permanent && !wanted.has(id)) this.entries.delete(id);
+    for (const { id, createdAt, lastUsedAt } of created) {
+      const entry = this.entries.get(id);
+      if (entry) entry.lastUsedAt = Math.max(entry.lastUsedAt, lastUsedAt);
+      else this.entries.set(id, { id, createdAt, lastUsedAt, requests: 0, permanent: false });
+    }
+  }
+
   /** The most recent evictions, newest first. */
   evicted(): readonly EvictedWorkspace[] {
     return [...this.evictions].reverse();

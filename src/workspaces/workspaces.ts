@@ -56,6 +56,11 @@ export class Workspaces {
     this.parts.registry.restore(snapshot);
   }
 
+  /** The created workspaces become exactly these (another replica's view: records, keys and clocks follow on their own). */
+  replaceCreated(created: RegistrySnapshot['created']): void {
+    this.parts.registry.replaceCreated(created);
+  }
+
   /** Back to the default workspace and those the config names (the sandbox's reset: the parts reset themselves). */
   resetAll(): void {
     this.parts.registry.reset();

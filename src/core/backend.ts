@@ -1,0 +1,40 @@
+import type { SandboxConfig } from '../config/config.js';
+import { MemoryCounterStore, type CounterStore } from '../limits/counter-store.js';
+import { FailoverCounterStore } from '../limits/failover-counter-store.js';
+import { RedisCounterStore } from '../limits/redis-counter-store.js';
+import { guardedStore } from '../replicas/guarded-store.js';
+import { connectRedis, type RedisLinks } from '../replicas/redis-connection.js';
+import type { FixtureDefinitions } from '../seeding/fixtures.js';
+import { MemoryRecordStore, type SeedingProgress } from '../store/memory-store.js';
+import type { SandboxStore } from '../store/record-store.js';
+import { RedisRecordStore } from '../store/redis-store.js';
+import type { ApiModel } from '../vocabulary/operation.js';
+
+/** Where the records and the rate counters live: this process (and its data file), or a Redis shared by replicas. */
+export interface Backend {
+  readonly store: SandboxStore;
+  readonly counters: CounterStore;
+  /** The Redis connections, with `redis.url`. */
+  readonly links: RedisLinks | undefined;
+}
+
+export async function openBackend(
+  config: SandboxConfig,
+  seedFrom: { readonly model: ApiModel; readonly fixtures: FixtureDefinitions },
+  onSeeding: SeedingProgress,
+  onOutage: (error: Error) => void,
+): Promise<Backend> {
+  const { redis } = config;
+  if (redis.url === null) {
+    const store = await MemoryRecordStore.open(seedFrom.model, seedFrom.fixtures, config.seed, config.data, onSeeding, config.fsync);
+    return { store, counters: new MemoryCounterStore(), links: undefined };
+  }
+  const links = await connectRedis(redis.url, redis.commandTimeoutMs);
+  const store = await RedisRecordStore.open(links.command, redis.prefix, seedFrom.model, seedFrom.fixtures, config.seed, onSeeding);
+  const counters = new FailoverCounterStore(new RedisCounterStore(links.command, redis.prefix), {
+    policy: redis.outage,
+    replicas: redis.replicas,
+    onOutage,
+  });
+  return { store: guardedStore(store), counters, links };
+}

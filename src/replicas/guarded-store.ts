@@ -1,0 +1,37 @@
+import type { Page, PageQuery } from '../store/paging.js';
+import type { Lookup, SandboxStore, Update } from '../store/record-store.js';
+import { Unavailable } from '../vocabulary/errors.js';
+import type { Row } from '../vocabulary/record.js';
+import { isOutage } from '../vocabulary/outage.js';
+
+/** A shared store's failure to reach Redis, as the request path understands it (a 503); anything else as it was. */
+const unreachable = (error: unknown): never => {
+  if (isOutage(error)) throw new Unavailable(error.message);
+  throw error;
+};
+
+/** A record store on Redis whose outages reject with `Unavailable`: the API answers 503 with Retry-After. */
+export function guardedStore(store: SandboxStore): SandboxStore {
+  return {
+    list: (w: string, c: string, query: PageQuery): Promise<Page> => store.list(w, c, query).catch(unreachable),
+    get: (w: string, c: string, id: number): Promise<Lookup> => store.get(w, c, id).catch(unreachable),
+    create: (w: string, c: string, fields: Readonly<Record<string, unknown>>): Promise<Row> =>
+      store.create(w, c, fields).catch(unreachable),
+    replace: (w: string, c: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Lookup> =>
+      store.replace(w, c, id, fields).catch(unreachable),
+    put: (w: string, c: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Row> =>
+      store.put(w, c, id, fields).catch(unreachable),
+    update: (w: string, c: string, id: number, change: (current: Row) => Readonly<Record<string, unknown>> | undefined): Promise<Update> =>
+      store.update(w, c, id, change).catch(unreachable),
+    delete: (w: string, c: string, id: number): Promise<Lookup> => store.delete(w, c, id).catch(unreachable),
+    reset: () => store.reset().catch(unreachable),
+    forget: (w: string) => store.forget(w).catch(unreachable),
+    writes: (w: string) => store.writes(w),
+    digest: (w?: string) => store.digest(w).catch(unreachable),
+    close: () => store.close(),
+    useModel: (model, fixtures, seed) => store.useModel(model, fixtures, seed),
+    stored: () => store.stored(),
+    kept: () => store.kept(),
+    keep: (value) => store.keep(value),
+  };
+}

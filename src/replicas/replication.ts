@@ -1,0 +1,84 @@
+import type { Journal, JournalFilter } from '../journal/journal.js';
+import { JournalMirror } from './journal-mirror.js';
+import { sharedParts, type PartOwners } from './parts.js';
+import { safeUrl, type RedisLinks } from './redis-connection.js';
+import { SharedState, type SharedEvent } from './shared-state.js';
+
+/** What this replica does when another one reset the sandbox, reloaded, or cleared journal entries. */
+export interface ReplicaActions {
+  /** The parts this replica holds alone back to the start (keys, workspaces, tokens, clocks, rules, draws, journal). */
+  readonly resetOwn: () => void;
+  readonly reload: () => Promise<unknown>;
+}
+
+/**
+ * One replica among several sharing a Redis: the admin state is shared (`SharedState`), the journal
+ * mirrored (`JournalMirror`); records and counters are on Redis themselves (their stores).
+ */
+export interface Replication {
+  /** Why this replica cannot serve now (Redis unreachable), or undefined when it can. */
+  problem(): string | undefined;
+  /** Notes an event of the admin change under way, sent with it by `share`. */
+  note(event: SharedEvent): void;
+  /** After a change here: the changed state written to Redis and every replica told (and waited for). */
+  share(): Promise<void>;
+  /** The shared journal stream emptied (a full clear or a reset here). */
+  clearJournal(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startReplication(
+  links: RedisLinks,
+  settings: { readonly url: string; readonly prefix: string; readonly journalSize: number },
+  owners: PartOwners & { readonly journal: Journal },
+  actions: ReplicaActions,
+): Promise<Replication> {
+  const { journal } = owners;
+  let pending: SharedEvent[] = [];
+  /** A clear asked for by another replica is not sent back to it. */
+  let applyingRemote = false;
+  const clearHere = (only: JournalFilter): void => {
+    applyingRemote = true;
+    try {
+      journal.clear(only);
+    } finally {
+      applyingRemote = false;
+    }
+  };
+  const perform = async (event: SharedEvent): Promise<void> => {
+    if (event.kind === 'reset') {
+      applyingRemote = true;
+      try {
+        actions.resetOwn();
+      } finally {
+        applyingRemote = false;
+      }
+    } else if (event.kind === 'reload') await actions.reload();
+    else clearHere({ keyId: event.keyId, workspace: event.workspace });
+  };
+  const shared = new SharedState(links.command, links.subscriber, settings.prefix, sharedParts(owners), perform);
+  const mirror = new JournalMirror(journal, links.command, links.reader, settings.prefix, shared.origin, settings.journalSize);
+  journal.onClear((only) => {
+    if (!applyingRemote) pending.push({ kind: 'journal-clear', keyId: only.keyId, workspace: only.workspace });
+  });
+  await shared.start();
+  await mirror.start();
+  // After an outage the others may have changed what this replica holds: it takes the shared state over again.
+  links.onReconnect(() => void shared.load().catch(() => undefined));
+
+  return {
+    problem: () => (links.ready() ? undefined : `Redis at ${safeUrl(settings.url)} cannot be reached`),
+    note: (event) => pending.push(event),
+    share: async () => {
+      const events = pending;
+      pending = [];
+      if (events.some((e) => e.kind === 'journal-clear' && e.keyId === undefined && e.workspace === undefined)) await mirror.clear();
+      await shared.publish(events);
+    },
+    clearJournal: () => mirror.clear(),
+    close: async () => {
+      await mirror.stop();
+      await links.close();
+    },
+  };
+}
