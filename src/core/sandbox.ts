@@ -21,7 +21,7 @@ import { runPipeline, type PipelineResult } from '../pipeline/pipeline.js';
 import type { Surface } from '../pipeline/surface.js';
 import type { RecordStore } from '../store/record-store.js';
 import { startReplication, type Replication } from '../replicas/replication.js';
-import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
+import { errorBody, Unavailable, type ErrorBody } from '../vocabulary/errors.js';
 import type { Exchange, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 import type { ApiModel } from '../vocabulary/operation.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
@@ -128,13 +128,12 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   if (config.data !== null) restoreKept(store.kept(), keptParts, config.data);
   /** Writes them after each admin change (rare: the whole state is small). */
   const keepState = async (): Promise<void> => {
+    // With replicas, Redis keeps it (see `handle`).
+    if (config.data === null || replication) return;
     try {
-      // With replicas, the other replicas have it before the change is answered.
-      if (replication) await replication.share();
-      else if (config.data !== null) await store.keep(keptState(keptParts));
+      await store.keep(keptState(keptParts));
     } catch (error) {
-      const where = replication ? 'the other replicas could not be told' : 'the data file could not be written';
-      notify({ level: 'error', message: `${where}: ${(error as Error).message}` });
+      notify({ level: 'error', message: `the data file could not be written: ${(error as Error).message}` });
     }
   };
   const current = (): Generation => generation;
@@ -300,7 +299,31 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     },
   );
 
-  const handle = async (req: SandboxRequest): Promise<SandboxResponse> => {
+  /** Whether a request may change what the replicas share (the admin API's changes, a token or a visitor key minted). */
+  const sharesChange = (req: SandboxRequest): boolean =>
+    !READS.has(req.method) &&
+    (req.path.startsWith(`${ADMIN_PREFIX}/`) ||
+      isTokenRequest(wired.toTokenEndpoint, req) ||
+      (config.pages.docs !== null && req.path.startsWith(`${config.pages.docs}/`)));
+
+  const handle = (req: SandboxRequest): Promise<SandboxResponse> => {
+    if (replication === undefined || !sharesChange(req)) return serve(req);
+    // Every replica has the change before it is answered.
+    return replication
+      .change(() => serve(req))
+      .catch((error: unknown) => {
+        if (error instanceof Unavailable)
+          return unavailable(req, `${error.message}; the change holds on this replica only`, generation.label);
+        notify({ level: 'error', message: `sharing a change failed: ${(error as Error).message}` });
+        return bare(
+          req,
+          errorBody('internal_error', `The sandbox failed on this request (id ${req.id}); it has been logged`),
+          generation.label,
+        ).response;
+      });
+  };
+
+  const serve = async (req: SandboxRequest): Promise<SandboxResponse> => {
     const probe = healthAnswer(req, () => replication?.problem(), generation.label);
     if (probe !== undefined) return probe;
     const page = pages.answer(req);
@@ -319,7 +342,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     const toAdmin = !toToken && (req.path === ADMIN_PREFIX || req.path.startsWith(`${ADMIN_PREFIX}/`));
     // An admin change made while the other replicas cannot be told would hold on this one only.
     const cut = toAdmin && admin && !READS.has(req.method) ? replication?.problem() : undefined;
-    if (cut !== undefined) return unavailable(req, cut, generation.label);
+    if (cut !== undefined) return unavailable(req, `${cut}: admin changes wait until it is back`, generation.label);
     // In flight: API requests only (the admin API's metrics report it).
     if (!toAdmin) inFlight++;
     try {
@@ -344,10 +367,8 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     }
     const { response, operation, caller, requestBody, applied, change } = result;
     if (caller !== undefined && !toAdmin) workspaces.touch(caller.workspace);
-    // An admin change (a key issued, a workspace made or removed, a clock moved) is kept before it is
-    // answered; so is a token minted, when other replicas must accept it.
-    if ((toAdmin && !READS.has(req.method) && response.status < 400) || (toToken && replication && response.status === 200))
-      await keepState();
+    // An admin change (a key issued, a workspace made or removed, a clock moved) is kept before it is answered.
+    if (toAdmin && !READS.has(req.method) && response.status < 400) await keepState();
     const done: Exchange = {
       request: secretQuery.size === 0 ? req : { ...req, query: redactQuery(req.query, secretQuery) },
       response,
@@ -399,9 +420,9 @@ async function collect<T>(items: Iterable<T> | AsyncIterable<T>): Promise<T[]> {
 /** Admin requests that change nothing. */
 const READS = new Set(['GET', 'HEAD']);
 
-/** 503 for an admin change while the replicas cannot be told of it. */
+/** 503 for a change the replicas cannot be told of. */
 function unavailable(req: SandboxRequest, problem: string, generation: string): SandboxResponse {
-  const answer = bare(req, errorBody('service_unavailable', `${problem}: admin changes wait until it is back`), generation).response;
+  const answer = bare(req, errorBody('service_unavailable', problem), generation).response;
   return { ...answer, headers: { ...answer.headers, 'retry-after': '1' } };
 }
 

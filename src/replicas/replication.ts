@@ -1,4 +1,6 @@
 import type { Journal, JournalFilter } from '../journal/journal.js';
+import { isOutage } from '../vocabulary/outage.js';
+import { Unavailable } from '../vocabulary/errors.js';
 import { JournalMirror } from './journal-mirror.js';
 import { sharedParts, type PartOwners } from './parts.js';
 import { safeUrl, type RedisLinks } from './redis-connection.js';
@@ -18,12 +20,15 @@ export interface ReplicaActions {
 export interface Replication {
   /** Why this replica cannot serve now (Redis unreachable), or undefined when it can. */
   problem(): string | undefined;
-  /** Notes an event of the admin change under way, sent with it by `share`. */
+  /** Notes an event of the change under way (`change`), sent with it. */
   note(event: SharedEvent): void;
-  /** After a change here: the changed state written to Redis and every replica told (and waited for). */
-  share(): Promise<void>;
-  /** The shared journal stream emptied (a full clear or a reset here). */
-  clearJournal(): Promise<void>;
+  /**
+   * Makes a change here that the other replicas must have before it is answered (an admin change, a
+   * key or token issued): `work` runs under this replica's lock, what it changed is written to
+   * Redis, then every replica is told and waited for. Rejects with `Unavailable` when Redis cannot
+   * be reached to share it (the change then holds here only, until Redis is back).
+   */
+  change<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -64,18 +69,29 @@ export async function startReplication(
   await shared.start();
   await mirror.start();
   // After an outage the others may have changed what this replica holds: it takes the shared state over again.
-  links.onReconnect(() => void shared.load().catch(() => undefined));
+  links.onReconnect(() => void shared.reload().catch(() => undefined));
 
   return {
     problem: () => (links.ready() ? undefined : `Redis at ${safeUrl(settings.url)} cannot be reached`),
     note: (event) => pending.push(event),
-    share: async () => {
-      const events = pending;
-      pending = [];
-      if (events.some((e) => e.kind === 'journal-clear' && e.keyId === undefined && e.workspace === undefined)) await mirror.clear();
-      await shared.publish(events);
+    change: async <T>(work: () => Promise<T>): Promise<T> => {
+      let announce: () => Promise<void> = () => Promise.resolve();
+      const result = await shared.exclusive(async () => {
+        pending = [];
+        const done = await work();
+        const events = pending;
+        pending = [];
+        try {
+          if (events.some((e) => e.kind === 'journal-clear' && e.keyId === undefined && e.workspace === undefined)) await mirror.clear();
+          announce = await shared.commit(events);
+        } catch (error) {
+          throw isOutage(error) ? new Unavailable(error.message) : error;
+        }
+        return done;
+      });
+      await announce().catch(() => undefined);
+      return result;
     },
-    clearJournal: () => mirror.clear(),
     close: async () => {
       await mirror.stop();
       await links.close();

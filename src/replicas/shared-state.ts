@@ -30,20 +30,29 @@ interface Message {
 /** How long an admin change waits for the other replicas to say they applied it. */
 const ACK_TIMEOUT_MS = 1_000;
 
+interface Ack {
+  readonly ack: number;
+  readonly to: string;
+}
+
 /**
- * Admin state shared through Redis. A replica that changes it writes the changed entries, then
- * publishes one message; every other replica reads the parts back, does the message's events, and
- * acknowledges; the change is answered once every replica has acknowledged (or a second has
- * passed), so a client that next reaches another replica finds the change there.
+ * Admin state shared through Redis. A change is made under this replica's lock (`exclusive`): the
+ * change itself, then the entries it changed written to Redis (`commit`). Then one message goes to
+ * the other replicas, which each, under their own lock, do its events, take the parts over from
+ * Redis, and acknowledge; the change is answered once every replica has acknowledged (or a second
+ * has passed), so a client that next reaches another replica finds the change there. The lock is
+ * not held while acknowledgements are awaited, so two replicas changing things at once do not wait
+ * on each other.
  */
 export class SharedState {
   /** This replica, in messages. */
   readonly origin = randomBytes(6).toString('hex');
-  /** Each part's entries as last written to or read from Redis: a change writes the difference. */
+  /** Each part's entries as last written to or read from Redis: a commit writes the difference. */
   private readonly seen = new Map<string, Map<string, string>>();
-  /** Changes published here, awaiting the other replicas' acknowledgements. */
+  /** Changes announced from here, awaiting the other replicas' acknowledgements. */
   private readonly waiting = new Map<number, { acks: number; needed: number | undefined; done: () => void }>();
-  private applying: Promise<void> = Promise.resolve();
+  /** Local changes and their commits, and other replicas' changes being taken over: one at a time. */
+  private lock: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly redis: Redis,
@@ -62,35 +71,56 @@ export class SharedState {
     return `${this.prefix}state:${part}`;
   }
 
-  /** Takes the shared state over (at start, and when Redis comes back) and listens for changes. */
+  /** Takes the shared state over (at start) and listens for changes. */
   async start(): Promise<void> {
     this.subscriber.on('message', (channel: string, text: string) => {
       if (channel === this.channel) this.received(text);
     });
     await this.subscriber.subscribe(this.channel);
-    await this.load();
+    await this.exclusive(() => this.load());
   }
 
-  /** Every part read from Redis and taken over. */
-  async load(): Promise<void> {
+  /** Runs `work` under this replica's lock: no other replica's change is taken over meanwhile. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(work);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Takes the shared state over (when Redis comes back after an outage). */
+  reload(): Promise<void> {
+    return this.exclusive(() => this.load());
+  }
+
+  /**
+   * Under the lock, after a change here: the entries it changed written to Redis. Answers how to
+   * announce it, to be called once the lock is released. Rejects when Redis cannot be reached.
+   */
+  async commit(events: readonly SharedEvent[]): Promise<() => Promise<void>> {
+    const { id, writes } = await this.write();
+    if (writes === 0 && events.length === 0) return () => Promise.resolve();
+    return () => this.announce({ origin: this.origin, id, events });
+  }
+
+  /** Every part read from Redis and taken over as it is there (under the lock). */
+  private async load(): Promise<void> {
     const pipeline = this.redis.pipeline();
     for (const part of this.parts) pipeline.hgetall(this.key(part.name));
     const results = (await pipeline.exec()) ?? [];
     this.parts.forEach((part, i) => {
       const [error, value] = results[i] ?? [new Error('no reply'), null];
       if (error) throw error;
-      const entries = new Map(Object.entries((value ?? {}) as Record<string, string>));
-      part.write(entries);
+      part.write(new Map(Object.entries((value ?? {}) as Record<string, string>)));
+      // As the part reads it back (with what it holds of its own, the default clock's offset): a
+      // commit writes only what changes from here.
       this.seen.set(part.name, part.read());
     });
   }
 
-  /**
-   * After a change here: the parts' changed entries written, the events published, and every
-   * other replica's acknowledgement awaited. Rejects when Redis cannot be reached.
-   */
-  async publish(events: readonly SharedEvent[]): Promise<void> {
+  /** The entries changed here since they were last written or read, written in one transaction. */
+  private async write(): Promise<{ readonly id: number; readonly writes: number }> {
     const multi = this.redis.multi();
+    const written = new Map<string, Map<string, string>>();
     let writes = 0;
     for (const part of this.parts) {
       const now = part.read();
@@ -105,13 +135,17 @@ export class SharedState {
         multi.hdel(this.key(part.name), id);
         writes++;
       }
+      written.set(part.name, now);
     }
     multi.incr(`${this.prefix}state:version`);
     const results = await multi.exec();
-    const id = Number(results?.at(-1)?.[1] ?? 0);
-    for (const part of this.parts) this.seen.set(part.name, part.read());
-    if (writes === 0 && events.length === 0) return;
-    const message: Message = { origin: this.origin, id, events };
+    for (const [name, entries] of written) this.seen.set(name, entries);
+    return { id: Number(results?.at(-1)?.[1] ?? 0), writes };
+  }
+
+  /** The change told to every replica; resolves once each has acknowledged it, or after a second. */
+  private async announce(message: Message): Promise<void> {
+    const { id } = message;
     const acknowledged = new Promise<void>((done) => this.waiting.set(id, { acks: 0, needed: undefined, done }));
     const timer = setTimeout(() => this.settle(id), ACK_TIMEOUT_MS);
     try {
@@ -134,9 +168,9 @@ export class SharedState {
   }
 
   private received(text: string): void {
-    let message: Message | { readonly ack: number; readonly to: string };
+    let message: Message | Ack;
     try {
-      message = JSON.parse(text) as Message | { readonly ack: number; readonly to: string };
+      message = JSON.parse(text) as Message | Ack;
     } catch {
       return;
     }
@@ -150,14 +184,13 @@ export class SharedState {
     }
     if (message.origin === this.origin) return;
     const { origin, id, events } = message;
-    // One message at a time, in the order they came.
-    this.applying = this.applying
-      .then(async () => {
-        for (const event of events) await this.perform(event);
-        await this.load();
-      })
+    // Under the lock, in the order they came: the events first, then the parts as Redis holds them.
+    void this.exclusive(async () => {
+      for (const event of events) await this.perform(event);
+      await this.load();
+    })
       .catch(() => undefined)
-      .then(() => this.redis.publish(this.channel, JSON.stringify({ ack: id, to: origin })).then(() => undefined))
+      .then(() => this.redis.publish(this.channel, JSON.stringify({ ack: id, to: origin } satisfies Ack)))
       .catch(() => undefined);
   }
 }

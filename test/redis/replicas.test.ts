@@ -159,6 +159,25 @@ describe('several replicas sharing one Redis', () => {
     }
   });
 
+  it('keeps every key when replicas issue keys at the same moment, each accepted on every replica', async () => {
+    const replicas = await cluster();
+    try {
+      const issued = await Promise.all(
+        Array.from({ length: 12 }, (_, n) => call((replicas[n % 3] as Replica).url, 'POST', '/__sandbox/keys', ADMIN, { plan: 'pro' })),
+      );
+      expect(issued.map((i) => i.status)).toEqual(Array.from({ length: 12 }, () => 201));
+      for (const { body } of issued) {
+        for (const any of replicas) expect((await call(any.url, 'GET', '/v1/pets/1', KEY(body?.key as string))).status).toBe(200);
+      }
+      for (const any of replicas) {
+        const listed = ((await call(any.url, 'GET', '/__sandbox/keys', ADMIN)).body as unknown as { keys: { id: string }[] }).keys;
+        expect(listed.map((k) => k.id)).toEqual(expect.arrayContaining(issued.map((i) => i.body?.id)));
+      }
+    } finally {
+      await stopAll(replicas);
+    }
+  });
+
   it('shares the journal: a request one replica served is in every replica’s journal and verify', async () => {
     const [a, b, c] = (await cluster()) as [Replica, Replica, Replica];
     try {
