@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type ConfigFlags } from '../config/load-config.js';
 import { createSandbox } from '../core/sandbox.js';
 import { createSandboxServer, drain } from '../http/server.js';
+import { safeUrl } from '../replicas/redis-connection.js';
 import { requestLogger } from './request-log.js';
 import { startupReport } from './startup-report.js';
 import { watchFiles, type FileWatch } from './watch-files.js';
@@ -121,6 +122,9 @@ async function main(): Promise<number> {
   if (config.pages.docs !== null) process.stdout.write(`understudy: docs at http://${host}:${port}${config.pages.docs}\n`);
   if (config.adminToken !== null && config.pages.console) {
     process.stdout.write(`understudy: console at http://${host}:${port}/__sandbox/console\n`);
+  }
+  if (config.redis.url !== null) {
+    process.stdout.write(`understudy: state shared with every replica on ${safeUrl(config.redis.url)} (prefix ${config.redis.prefix})\n`);
   }
 
   // The outcome of a reload is logged by the core's notice (the generation, or the errors and the

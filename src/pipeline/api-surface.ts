@@ -88,7 +88,8 @@ export function apiSurface(capabilities: ApiCapabilities): Surface {
 /** A store that cannot be reached is a 503 the client may retry; any other failure stays a bug (500). */
 function unavailableAnswer(error: unknown): Responded {
   if (!(error instanceof Unavailable)) throw error;
-  const body = errorBody('service_unavailable', `The sandbox's shared store cannot be reached (${error.message}); retry shortly`);
+  // The cause (an ioredis message) is for the operator's log, not the client.
+  const body = errorBody('service_unavailable', "The sandbox's shared store cannot be reached; retry shortly");
   return { status: body.status, headers: { 'retry-after': String(error.retryAfterSeconds) }, body };
 }
 
