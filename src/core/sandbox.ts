@@ -314,7 +314,11 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       .catch((error: unknown) => {
         if (error instanceof Unavailable) {
           notify({ level: 'error', message: `a change could not be shared with the other replicas: ${error.message}` });
-          return unavailable(req, 'Redis cannot be reached: the change was made on this replica only, and is undone when Redis is back', generation.label);
+          return unavailable(
+            req,
+            'Redis cannot be reached: the change was made on this replica only, and is undone when Redis is back',
+            generation.label,
+          );
         }
         notify({ level: 'error', message: `sharing a change failed: ${(error as Error).message}` });
         return bare(
