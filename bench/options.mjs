@@ -19,6 +19,8 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
  * @property {number} retries        measure a load run again up to this often when other processes disturbed it
  * @property {number} quietWait      seconds to wait, before each start and load run, for other processes to leave the CPU
  * @property {string | null} baseline  another built checkout of understudy to run beside this one (BENCH_BASELINE=dir)
+ * @property {boolean} durable       run the durable rows (BENCH_DURABLE=0 skips them)
+ * @property {number} durableSize    pets in the durable rows' large store (1,000,000; quick: 100,000)
  */
 
 /** @param {string | undefined} raw @param {number} fallback @param {string} name */
@@ -54,5 +56,7 @@ export function readOptions(env = process.env, argv = process.argv.slice(2)) {
     quietWait: env.BENCH_QUIET_WAIT === '0' ? 0 : seconds(env.BENCH_QUIET_WAIT, quick ? 0 : 60, 'BENCH_QUIET_WAIT'),
     retries: env.BENCH_RETRIES === '0' ? 0 : Math.round(seconds(env.BENCH_RETRIES, quick ? 0 : 2, 'BENCH_RETRIES')),
     baseline,
+    durable: env.BENCH_DURABLE !== '0',
+    durableSize: quick ? 100_000 : 1_000_000,
   };
 }

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { benchDurable, formatDurable } from './durable.mjs';
 import { foreignCpu, waitForQuiet } from './machine.mjs';
 import { measureLoad } from './measure.mjs';
 import { readOptions, ROOT } from './options.mjs';
@@ -269,6 +270,9 @@ async function main() {
     }
   }
 
+  // The durable rows (durable.mjs): create with --data on a small and a large store, replay at start.
+  const durable = options.durable ? await benchDurable(options, { benchTarget, quiet, log }) : null;
+
   const defaultStart = compare.find((e) => e.id === 'understudy')?.coldStartMs ?? null;
   const seeding = storeSize.map((e) => ({
     pets: e.pets,
@@ -278,9 +282,11 @@ async function main() {
     ...compare.flatMap((e) => rowsOf('compare', e, SCENARIOS)),
     ...storeSize.flatMap((e) => rowsOf('store size', e, storeSizeScenarios(e.pets))),
     ...documentSize.flatMap((e) => rowsOf('document size', e, []).map((row) => ({ ...row, baselineScenario: SCENARIOS[0].id }))),
+    ...(durable?.runs.flatMap((run) => rowsOf('durable', run.entry, run.scenarios)) ?? []),
   ]);
   const table = formatTable(rows);
-  const notes = notesOf([...compare, ...storeSize, ...documentSize], seeding);
+  const notes = notesOf([...compare, ...storeSize, ...documentSize, ...(durable?.runs.map((run) => run.entry) ?? [])], seeding);
+  if (durable) notes.push(...formatDurable(durable.summary));
   process.stdout.write(`\n${table}\n${notes.map((n) => `  ${n}`).join('\n')}\n`);
 
   const finishedAt = new Date();
@@ -309,6 +315,7 @@ async function main() {
       targets: compare,
       storeSize: storeSize.map((e, i) => ({ ...e, seedingMsApprox: seeding[i]?.seedMs ?? null })),
       documentSize,
+      durable,
       rows,
       table,
       notes,

@@ -31,7 +31,7 @@ export const BENCH_KEY = 'bench-unlimited';
  */
 
 /** Understudy on the Pet Store, every feature on. @param {string} config @param {string[]} extra @returns {(port: number) => string[]} */
-const sandboxArgs =
+export const sandboxArgs =
   (config, extra = [], cli = SANDBOX_CLI) =>
   (port) => ['--max-semi-space-size=4', cli, '--config', config, '--port', String(port), ...extra];
 /** @param {string} document @param {string[]} extra @returns {(port: number) => string[]} */
