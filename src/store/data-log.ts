@@ -1,4 +1,5 @@
 import { open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Row } from '../vocabulary/record.js';
 
 /**
@@ -35,12 +36,20 @@ export interface Recovered {
 const COMPACT_MIN_BYTES = 8 * 1024 * 1024;
 
 /**
+ * The whole state, for a snapshot: taken at once when called (a consistent copy, cheap: lists of
+ * the same row objects), and written as the chunks it yields, a piece of the JSON text each.
+ */
+export type StateChunks = () => Iterable<string>;
+
+/**
  * The durable side of the store: a snapshot (`FILE`, the whole state as JSON, written aside and
  * renamed into place) and an append-only log of the changes since (`FILE.log`, one JSON line per
  * change). A write costs one append whatever the store's size; every change made in the same turn of
  * the event loop goes out in one append (group commit), and each is acknowledged only once that
  * append is done (and flushed, under `always`). When the log outgrows the snapshot, a new snapshot
- * is written and the log starts again.
+ * is written in the background, as Redis rewrites its AOF: the state is taken at once, written out
+ * a chunk per turn of the event loop while writes go on being appended, and the changes appended
+ * meanwhile start the new log.
  */
 export class DataLog {
   private pending: string[] = [];
@@ -50,14 +59,16 @@ export class DataLog {
   private snapshotBytes: number;
   private dirty = false;
   private readonly timer: NodeJS.Timeout | undefined;
+  /** While a snapshot is being written: the lines appended since its state was taken (the next log). */
+  private carry: string[] | undefined;
+  private compacting: Promise<void> | undefined;
 
   private constructor(
     private readonly file: string,
-    private readonly handle: FileHandle,
+    private handle: FileHandle,
     private readonly fsync: FsyncPolicy,
     sizes: { readonly log: number; readonly snapshot: number },
-    /** The whole state as JSON, for a snapshot; taken when one is written. */
-    private readonly state: () => string,
+    private readonly state: StateChunks,
   ) {
     this.logBytes = sizes.log;
     this.snapshotBytes = sizes.snapshot;
@@ -117,7 +128,7 @@ export class DataLog {
   }
 
   /** Opens the log for appending, after `recover` and the replay. */
-  static async open(file: string, fsync: FsyncPolicy, state: () => string): Promise<DataLog> {
+  static async open(file: string, fsync: FsyncPolicy, state: StateChunks): Promise<DataLog> {
     const handle = await open(`${file}.log`, 'a');
     const [log, snapshot] = await Promise.all([handle.stat(), readIfThere(file)]);
     return new DataLog(file, handle, fsync, { log: log.size, snapshot: snapshot === undefined ? 0 : Buffer.byteLength(snapshot) }, state);
@@ -133,37 +144,71 @@ export class DataLog {
   }
 
   /**
-   * Replaces the log by a snapshot of the whole state, now: after a reset (the log would only
-   * replay what it erases) or when the log has grown past the snapshot.
+   * Replaces the log by a snapshot of the whole state as it is now (after a reset, the log would
+   * only replay what it erases; at start, after a replay), and resolves once it is in place. Writes
+   * go on meanwhile. One compaction at a time: a second asked for meanwhile waits for the first.
    */
   async compact(): Promise<void> {
+    while (this.compacting) await this.compacting;
+    this.compacting = this.rewrite().finally(() => (this.compacting = undefined));
+    await this.compacting;
+  }
+
+  /**
+   * The state is taken after every change made so far is in the log; the snapshot is written aside
+   * a chunk at a time while appends go on (to the old log, and kept for the new one); then, with
+   * appends held for a moment, the snapshot is renamed into place and the new log, holding only
+   * what was appended since the state was taken, replaces the old. A crash at any point leaves a
+   * snapshot and a log that replay to every acknowledged change: before the snapshot's rename, the
+   * old pair; after it, the new snapshot with the old log, whose changes are replayed again in order
+   * (each sets what it names, so the last one wins as it did).
+   */
+  private async rewrite(): Promise<void> {
     await this.idle();
-    // No append may run until the log is cut: one landing in the old log after the state was taken
-    // would be cut with it. Appends wait for this as for any other write.
-    const compaction = this.writeSnapshot();
-    this.flushing = compaction.finally(() => {
-      this.flushing = undefined;
-      if (this.pending.length > 0) void this.flush();
-    });
-    await compaction;
+    const chunks = this.state();
+    this.carry = [];
+    let size = 0;
+    try {
+      const tmp = await open(`${this.file}.tmp`, 'w');
+      try {
+        for (const chunk of chunks) {
+          await tmp.write(chunk);
+          size += Buffer.byteLength(chunk);
+          // Requests are answered between chunks.
+          await nextTurn();
+        }
+        await tmp.sync();
+      } finally {
+        await tmp.close();
+      }
+      // The swap: appends wait for it as for any other write.
+      await this.idle();
+      const swap = this.swap(size);
+      this.flushing = swap.finally(() => {
+        this.flushing = undefined;
+        if (this.pending.length > 0) void this.flush();
+      });
+      await swap;
+    } finally {
+      this.carry = undefined;
+    }
   }
 
-  private async writeSnapshot(): Promise<void> {
-    const text = this.state();
-    await writeFile(`${this.file}.tmp`, text);
-    const tmp = await open(`${this.file}.tmp`, 'r');
-    await tmp.sync();
-    await tmp.close();
+  private async swap(snapshotBytes: number): Promise<void> {
     await rename(`${this.file}.tmp`, this.file);
-    // The snapshot holds every change logged so far, and every change made before the state was taken.
-    await this.handle.truncate(0);
-    this.logBytes = 0;
-    this.snapshotBytes = Buffer.byteLength(text);
+    const text = this.carry && this.carry.length > 0 ? `${this.carry.join('\n')}\n` : '';
+    await writeFile(`${this.file}.log.tmp`, text, { flush: true });
+    await rename(`${this.file}.log.tmp`, `${this.file}.log`);
+    await this.handle.close();
+    this.handle = await open(`${this.file}.log`, 'a');
+    this.logBytes = Buffer.byteLength(text);
+    this.snapshotBytes = snapshotBytes;
   }
 
-  /** Flushes what is pending and closes the file. */
+  /** Flushes what is pending and closes the file (after a compaction under way). */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    while (this.compacting) await this.compacting.catch(() => undefined);
     await this.idle();
     await this.sync();
     await this.handle.close();
@@ -183,9 +228,12 @@ export class DataLog {
     this.pending = [];
     this.waiters = [];
     const text = `${lines.join('\n')}\n`;
+    // A snapshot being written holds none of these changes: once appended, they start the next log too.
+    const carried = this.carry;
     this.flushing = (async () => {
       try {
         await this.handle.appendFile(text);
+        carried?.push(...lines);
         if (this.fsync === 'always') await this.handle.datasync();
         else this.dirty = true;
         this.logBytes += Buffer.byteLength(text);
@@ -197,7 +245,8 @@ export class DataLog {
       }
       // Changes made while this append ran go out in the next one.
       if (this.pending.length > 0) void this.flush();
-      else if (this.logBytes > COMPACT_MIN_BYTES && this.logBytes > this.snapshotBytes) void this.compact().catch(() => undefined);
+      else if (!this.compacting && this.logBytes > COMPACT_MIN_BYTES && this.logBytes > this.snapshotBytes)
+        void this.compact().catch(() => undefined);
     })();
     return this.flushing;
   }
