@@ -75,6 +75,13 @@ export class Collection {
 
   /** Puts a record back as it was (undoing a replace or delete whose write failed). */
   restore(row: Row): void {
+    // Past the last id (a log replayed at start, in id order): appended, with no search.
+    const last = this.rows.at(-1);
+    if (last === undefined || row.id > last.id) {
+      this.rows.push(row);
+      this.index.set(row.id, row);
+      return;
+    }
     const at = this.positionOf(row.id);
     if (this.index.has(row.id)) this.rows[at] = row;
     else this.rows.splice(at, 0, row);

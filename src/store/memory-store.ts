@@ -76,16 +76,19 @@ export class MemoryRecordStore implements RecordStore {
     const store = new MemoryRecordStore(new Seeder(model, fixtures, seed));
     store.seedNamed(onSeeding);
     if (dataFile === null) return store;
-    const recovered = await DataLog.recover(dataFile);
-    if (recovered.snapshot !== null) {
-      const problem = storeProblem(recovered.snapshot);
-      if (problem) throw new Error(`the data file ${dataFile} does not hold a sandbox store (${problem}); it was left untouched`);
-      store.load(recovered.snapshot as Record<string, unknown>);
-    }
-    for (const op of recovered.ops) store.replay(op);
+    const recovered = await DataLog.recover(
+      dataFile,
+      (snapshot) => {
+        if (snapshot === null) return;
+        const problem = storeProblem(snapshot);
+        if (problem) throw new Error(`the data file ${dataFile} does not hold a sandbox store (${problem}); it was left untouched`);
+        store.load(snapshot as Record<string, unknown>);
+      },
+      (op) => store.replay(op),
+    );
     store.log = await DataLog.open(dataFile, fsync, () => stateChunks(store.db.data));
     // A fresh snapshot of what was replayed: the log starts empty (and a missing file is created).
-    if (recovered.snapshot === null || recovered.ops.length > 0 || recovered.tornBytes > 0) await store.log.compact();
+    if (recovered.snapshot === null || recovered.changes > 0 || recovered.tornBytes > 0) await store.log.compact();
     return store;
   }
 

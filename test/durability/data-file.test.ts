@@ -78,6 +78,27 @@ describe('the store persisted to a data file', () => {
     expect(await readFile(`${data}.log`, 'utf8')).toBe('');
   });
 
+  it('stops the start on a line that holds two changes side by side, naming that line', async () => {
+    const data = join(await tempDir(), 'store.json');
+    await (await testSandbox({ data })).close();
+    const put = (id: number) => JSON.stringify({ op: 'put', w: 'default', c: 'pets', row: { id, name: `p${id}`, categoryId: 1 } });
+    await writeFile(`${data}.log`, `${put(200)}\n${put(201)},${put(202)}\n${put(203)}\n`);
+    await expect(testSandbox({ data })).rejects.toThrow(`the data log ${data}.log is corrupt at line 2; it was left untouched`);
+  });
+
+  it('keeps a last change written whole but for its newline, and completes the line', async () => {
+    const data = join(await tempDir(), 'store.json');
+    await (await testSandbox({ data })).close();
+    const row = { id: 500, name: 'Unterminated', categoryId: 1 };
+    await writeFile(
+      `${data}.log`,
+      `${JSON.stringify({ op: 'adopt', w: 'default', c: 'pets', rows: [] })}\n${JSON.stringify({ op: 'put', w: 'default', c: 'pets', row })}`,
+    );
+    const restarted = await testSandbox({ data });
+    expect(await restarted.store.get('default', 'pets', 500)).toEqual({ kind: 'found', row });
+    await restarted.close();
+  });
+
   it('stops the start on a log line that does not parse before the last, and leaves both files untouched', async () => {
     const data = join(await tempDir(), 'store.json');
     const first = await testSandbox({ data });
