@@ -1,6 +1,7 @@
 // How busy the machine was with work that is not the bench: CPU time of the whole machine
 // (/proc/stat) minus the harness's and the server's own (/proc/<pid>/stat). Linux only; null elsewhere.
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 
 /** @returns {{ busy: number, total: number } | null} clock ticks of all cores */
 function machineTicks() {
@@ -27,23 +28,54 @@ function processTicks(pid) {
   }
 }
 
+/** @param {number[]} pids @returns {number | null} the processes' ticks together, null when one cannot be read */
+function ticksOf(pids) {
+  let total = 0;
+  for (const pid of pids) {
+    const ticks = processTicks(pid);
+    if (ticks === null) return null;
+    total += ticks;
+  }
+  return total;
+}
+
 /**
  * Starts counting; `stop()` gives the share of the machine's CPU (0..1, all cores) used by anything
  * other than this process and `pid` meanwhile, or null when it cannot tell.
- * @param {number} pid
+ * @param {number | number[]} pid  the server, or every process of a target (replicas, Redis, a proxy)
  */
 export function foreignCpu(pid) {
-  const before = { machine: machineTicks(), self: processTicks('self'), server: processTicks(pid) };
+  const pids = Array.isArray(pid) ? pid : [pid];
+  const before = { machine: machineTicks(), self: processTicks('self'), server: ticksOf(pids) };
   return {
     stop() {
       const machine = machineTicks();
       const self = processTicks('self');
-      const server = processTicks(pid);
+      const server = ticksOf(pids);
       if (!machine || !before.machine || self === null || before.self === null || server === null || before.server === null) return null;
       const total = machine.total - before.machine.total;
       if (total <= 0) return null;
       const foreign = machine.busy - before.machine.busy - (self - before.self) - (server - before.server);
       return Math.max(0, foreign / total);
+    },
+  };
+}
+
+/**
+ * Starts counting; `stop()` gives, for each process, how many cores it kept busy meanwhile (1 = one
+ * core all the time), null for one it cannot read. @param {(number | 'self')[]} pids
+ */
+export function coresUsed(pids) {
+  const before = { machine: machineTicks(), each: pids.map(processTicks) };
+  return {
+    stop() {
+      const machine = machineTicks();
+      const each = pids.map(processTicks);
+      const perCore = machine && before.machine ? (machine.total - before.machine.total) / os.cpus().length : 0;
+      return each.map((ticks, i) => {
+        const was = before.each[i];
+        return ticks === null || was === null || was === undefined || perCore <= 0 ? null : (ticks - was) / perCore;
+      });
     },
   };
 }

@@ -29,6 +29,7 @@ import { headersOf } from './scenarios.mjs';
  * @property {number} warmup       seconds of load first, not measured
  * @property {number} connections
  * @property {number} pid          the server process, for memory samples
+ * @property {number[]} [pids]     the target's other processes (replicas, Redis, a proxy): not counted as other load
  */
 
 /** Nearest-rank percentile of sorted values. @param {Float64Array} sorted @param {number} p */
@@ -74,7 +75,7 @@ async function drive(options, seconds) {
 export async function measureLoad(options) {
   if (options.warmup > 0) await drive(options, options.warmup);
   const memory = sampleRss(options.pid);
-  const others = foreignCpu(options.pid);
+  const others = foreignCpu([options.pid, ...(options.pids ?? [])]);
   /** @type {number | null} */
   let peakRssKb = null;
   const { result, latencies, statuses, unexpected } = await drive(options, options.duration).finally(() => {

@@ -21,6 +21,7 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
  * @property {string | null} baseline  another built checkout of understudy to run beside this one (BENCH_BASELINE=dir)
  * @property {boolean} durable       run the durable rows (BENCH_DURABLE=0 skips them)
  * @property {number} durableSize    pets in the durable rows' large store (1,000,000; quick: 100,000)
+ * @property {boolean} replicas      run the replica rows: Understudy on Redis, one replica and two (BENCH_REPLICAS=0 skips them)
  */
 
 /** @param {string | undefined} raw @param {number} fallback @param {string} name */
@@ -58,5 +59,6 @@ export function readOptions(env = process.env, argv = process.argv.slice(2)) {
     baseline,
     durable: env.BENCH_DURABLE !== '0',
     durableSize: quick ? 100_000 : 1_000_000,
+    replicas: env.BENCH_REPLICAS !== '0',
   };
 }

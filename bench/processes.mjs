@@ -56,7 +56,16 @@ for (const [signal, code] of /** @type {const} */ ([
 }
 
 /** Environment variables the sandbox reads: the bench passes everything on the command line. */
-const SANDBOX_ENV = ['SANDBOX_CONFIG', 'SANDBOX_SPEC', 'PORT', 'HOST', 'SANDBOX_SEED', 'SANDBOX_ADMIN_TOKEN'];
+const SANDBOX_ENV = [
+  'SANDBOX_CONFIG',
+  'SANDBOX_SPEC',
+  'SANDBOX_DATA',
+  'SANDBOX_REDIS_URL',
+  'PORT',
+  'HOST',
+  'SANDBOX_SEED',
+  'SANDBOX_ADMIN_TOKEN',
+];
 
 /** A port nobody listens on right now. */
 export async function freePort() {
@@ -71,16 +80,20 @@ export async function freePort() {
   });
 }
 
-/** @param {string} name @param {string[]} args arguments to `node` @returns {ServerProcess} */
-export function startServer(name, args) {
+/**
+ * @param {string} name @param {string[]} args arguments to `node` (or to `command`)
+ * @param {string} command the program: node unless said otherwise (replicas.mjs starts redis-server)
+ * @returns {ServerProcess}
+ */
+export function startServer(name, args, command = process.execPath) {
   const logFile = join(LOG_DIR, `${name.replace(/[^\w.-]+/g, '-')}.log`);
   const fd = openSync(logFile, 'w');
   const env = { ...process.env };
   for (const key of SANDBOX_ENV) delete env[key];
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
-  if (child.pid === undefined) throw new Error(`${name}: could not spawn node ${args.join(' ')}`);
+  if (child.pid === undefined) throw new Error(`${name}: could not spawn ${command} ${args.join(' ')}`);
   /** @type {ServerProcess} */
   const server = {
     name,

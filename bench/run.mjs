@@ -12,6 +12,7 @@ import { benchDurable, formatDurable } from './durable.mjs';
 import { foreignCpu, waitForQuiet } from './machine.mjs';
 import { measureLoad } from './measure.mjs';
 import { readOptions, ROOT } from './options.mjs';
+import { benchReplicas, formatReplicas } from './replicas.mjs';
 import { freePort, logTail, memoryOf, sampleRss, startServer, stopServer, timeToFirstAnswer } from './processes.mjs';
 import { addRatios, formatTable, writeResults } from './report.mjs';
 import { SCENARIOS, storeSizeScenarios } from './scenarios.mjs';
@@ -272,6 +273,8 @@ async function main() {
 
   // The durable rows (durable.mjs): create with --data on a small and a large store, replay at start.
   const durable = options.durable ? await benchDurable(options, { benchTarget, quiet, log }) : null;
+  // The replica rows (replicas.mjs): in memory against Redis, one replica and two behind a round-robin proxy.
+  const replicas = options.replicas ? await benchReplicas(options, { quiet, log }) : null;
 
   const defaultStart = compare.find((e) => e.id === 'understudy')?.coldStartMs ?? null;
   const seeding = storeSize.map((e) => ({
@@ -283,10 +286,21 @@ async function main() {
     ...storeSize.flatMap((e) => rowsOf('store size', e, storeSizeScenarios(e.pets))),
     ...documentSize.flatMap((e) => rowsOf('document size', e, []).map((row) => ({ ...row, baselineScenario: SCENARIOS[0].id }))),
     ...(durable?.runs.flatMap((run) => rowsOf('durable', run.entry, run.scenarios)) ?? []),
+    ...(replicas?.runs.flatMap((run) => rowsOf('replicas', run.entry, run.scenarios)) ?? []),
   ]);
   const table = formatTable(rows);
-  const notes = notesOf([...compare, ...storeSize, ...documentSize, ...(durable?.runs.map((run) => run.entry) ?? [])], seeding);
+  const notes = notesOf(
+    [
+      ...compare,
+      ...storeSize,
+      ...documentSize,
+      ...(durable?.runs.map((run) => run.entry) ?? []),
+      ...(replicas?.runs.map((run) => run.entry) ?? []),
+    ],
+    seeding,
+  );
   if (durable) notes.push(...formatDurable(durable.summary));
+  if (replicas) notes.push(...formatReplicas(replicas.summary));
   process.stdout.write(`\n${table}\n${notes.map((n) => `  ${n}`).join('\n')}\n`);
 
   const finishedAt = new Date();
@@ -316,6 +330,7 @@ async function main() {
       storeSize: storeSize.map((e, i) => ({ ...e, seedingMsApprox: seeding[i]?.seedMs ?? null })),
       documentSize,
       durable,
+      replicas,
       rows,
       table,
       notes,
