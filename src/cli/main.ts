@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type ConfigFlags } from '../config/load-config.js';
 import { createSandbox } from '../core/sandbox.js';
 import { createSandboxServer, drain } from '../http/server.js';
-import { safeUrl } from '../replicas/redis-connection.js';
+import { safeUrl } from '../replicas/safe-url.js';
 import { requestLogger } from './request-log.js';
 import { startupReport } from './startup-report.js';
 import { watchFiles, type FileWatch } from './watch-files.js';

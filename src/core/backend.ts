@@ -1,13 +1,9 @@
 import type { SandboxConfig } from '../config/config.js';
 import { MemoryCounterStore, type CounterStore } from '../limits/counter-store.js';
-import { FailoverCounterStore } from '../limits/failover-counter-store.js';
-import { RedisCounterStore } from '../limits/redis-counter-store.js';
-import { guardedStore } from '../replicas/guarded-store.js';
-import { connectRedis, type RedisLinks } from '../replicas/redis-connection.js';
+import type { RedisLinks } from '../replicas/redis-connection.js';
 import type { FixtureDefinitions } from '../seeding/fixtures.js';
 import { MemoryRecordStore, type SeedingProgress } from '../store/memory-store.js';
 import type { SandboxStore } from '../store/record-store.js';
-import { RedisRecordStore } from '../store/redis-store.js';
 import type { ApiModel } from '../vocabulary/operation.js';
 
 /** Where the records and the rate counters live: this process (and its data file), or a Redis shared by replicas. */
@@ -29,6 +25,14 @@ export async function openBackend(
     const store = await MemoryRecordStore.open(seedFrom.model, seedFrom.fixtures, config.seed, config.data, onSeeding, config.fsync);
     return { store, counters: new MemoryCounterStore(), links: undefined };
   }
+  // Loaded only here: a sandbox without Redis never loads the client (it is a tenth of the start-up).
+  const [{ connectRedis }, { RedisRecordStore }, { RedisCounterStore }, { FailoverCounterStore }, { guardedStore }] = await Promise.all([
+    import('../replicas/redis-connection.js'),
+    import('../store/redis-store.js'),
+    import('../limits/redis-counter-store.js'),
+    import('../limits/failover-counter-store.js'),
+    import('../replicas/guarded-store.js'),
+  ]);
   const links = await connectRedis(redis.url, redis.commandTimeoutMs);
   const store = await RedisRecordStore.open(links.command, redis.prefix, seedFrom.model, seedFrom.fixtures, config.seed, onSeeding);
   const counters = new FailoverCounterStore(new RedisCounterStore(links.command, redis.prefix), {

@@ -20,7 +20,7 @@ import { apiSurface } from '../pipeline/api-surface.js';
 import { runPipeline, type PipelineResult } from '../pipeline/pipeline.js';
 import type { Surface } from '../pipeline/surface.js';
 import type { RecordStore } from '../store/record-store.js';
-import { startReplication, type Replication } from '../replicas/replication.js';
+import type { Replication } from '../replicas/replication.js';
 import { errorBody, Unavailable, type ErrorBody } from '../vocabulary/errors.js';
 import type { Exchange, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 import type { ApiModel } from '../vocabulary/operation.js';
@@ -242,6 +242,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     return run;
   };
   if (backend.links && config.redis.url !== null) {
+    const { startReplication } = await import('../replicas/replication.js');
     replication = await startReplication(
       backend.links,
       { url: config.redis.url, prefix: config.redis.prefix, journalSize: config.journalSize },

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { safeUrl } from './safe-url.js';
 
 /**
  * The connections one replica holds to the shared Redis: one for commands (the request path),
@@ -71,6 +72,3 @@ export async function connectRedis(url: string, commandTimeoutMs: number): Promi
     },
   };
 }
-
-/** A Redis URL without its password, for messages. */
-export const safeUrl = (url: string): string => url.replace(/\/\/([^@/]*)@/, (_, auth: string) => `//${auth.split(':')[0] ?? ''}:***@`);

@@ -3,7 +3,8 @@ import { isOutage } from '../vocabulary/outage.js';
 import { Unavailable } from '../vocabulary/errors.js';
 import { JournalMirror } from './journal-mirror.js';
 import { sharedParts, type PartOwners } from './parts.js';
-import { safeUrl, type RedisLinks } from './redis-connection.js';
+import type { RedisLinks } from './redis-connection.js';
+import { safeUrl } from './safe-url.js';
 import { SharedState, type SharedEvent } from './shared-state.js';
 
 /** What this replica does when another one reset the sandbox, reloaded, or cleared journal entries. */
