@@ -99,7 +99,7 @@ async function main(): Promise<number> {
     process.stderr.write(`understudy: cannot start: ${(error as Error).message}\n`);
     return 1;
   }
-  const { log, logger } = requestLogger(config.log.level);
+  const { log, logger, flush } = requestLogger(config.log.level);
   sandbox.onExchange(log);
   sandbox.onNotice((notice) => logger[notice.level](notice.message));
   const server = createSandboxServer(sandbox);
@@ -164,6 +164,8 @@ async function main(): Promise<number> {
         .then(() => sandbox.close())
         .catch((error: unknown) => logger.error({ err: error }, `stopping: ${(error as Error).message}`))
         .then(() => {
+          // The request log's last lines before the last word.
+          flush();
           process.stdout.write('understudy: stopped\n');
           done(0);
         });

@@ -247,6 +247,9 @@ export function createPages(settings: PagesSettings, capabilities: PagesCapabili
       if (consolePath !== null && under(path, consolePath)) return consolePage(req, consolePath);
       if (docsPath === null) return undefined;
       const generation = capabilities.generation();
+      // Most requests are for the API: a page could answer only the docs path or the root.
+      const base = generation.basePath;
+      if (!under(path, docsPath) && path !== '/' && path !== base && path !== `${base}/`) return undefined;
       // The document's own operations come first: a page never hides one.
       if (generation.router.methodsAt(path).length > 0) {
         return browserAtRoot(req, generation) ? Promise.resolve(redirect(req, docsPath)) : undefined;
