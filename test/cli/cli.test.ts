@@ -79,6 +79,27 @@ describe('the understudy CLI', () => {
     expect(running.output()).not.toContain('demo-free');
   });
 
+  it('writes every request line, batched, by the time it stops', async () => {
+    const running = await startCli([]);
+    const statuses = await Promise.all(
+      Array.from({ length: 150 }, (_, n) =>
+        fetch(`${running.url}/pets/${(n % 100) + 1}`, { headers: { Authorization: 'Bearer demo-pro' } }).then((r) => r.status),
+      ),
+    );
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+    const lines = running
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"request"'))
+      .map((l) => JSON.parse(l) as { path: string; status: number });
+    expect(lines).toHaveLength(150);
+    expect(new Set(lines.map((l) => l.path)).size).toBe(100);
+    // The last word comes after the last line.
+    expect(running.output().trimEnd().endsWith('understudy: stopped')).toBe(true);
+  });
+
   it('finishes a request in flight when SIGTERM arrives, then exits 0', async () => {
     const running = await startCli(['--admin-token', 'cli-admin-token']);
     const { port } = new URL(running.url);
