@@ -10,7 +10,7 @@ import { createSandboxServer, drain } from '../http/server.js';
 import { safeUrl } from '../replicas/safe-url.js';
 import { requestLogger } from './request-log.js';
 import { startupReport } from './startup-report.js';
-import { watchFiles, type FileWatch } from './watch-files.js';
+import type { FileWatch } from './watch-files.js';
 
 const HELP = `understudy: a spec-driven sandbox server
 
@@ -145,6 +145,8 @@ async function main(): Promise<number> {
   if (!values['no-watch'] && (values.watch === true || process.stdout.isTTY)) {
     const configFile = flags.config ?? process.env.SANDBOX_CONFIG;
     const watched = (): string[] => [...new Set([...running.status().files, ...(configFile ? [resolve(configFile)] : [])])];
+    // Loaded only to watch: chokidar is not needed otherwise.
+    const { watchFiles } = await import('./watch-files.js');
     watcher = watchFiles(watched, (changed) => reload(`${changed.join(', ')} changed`), {
       onError: (error) => logger.warn(`watching the files: ${error.message}`),
       // After a failed reload, a new file beside the served ones may be the `$ref` it could not read.
