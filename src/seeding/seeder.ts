@@ -47,6 +47,15 @@ export class Seeder {
   countOf(name: string): number {
     return this.fixtureOf(name).count;
   }
+  /** Seeds each collection the fixtures name with `seed` (the store's own way), reporting progress in records. */
+  seedNamed(seed: (name: string) => unknown, onProgress: ((done: number, total: number) => void) | undefined): void {
+    const total = this.named.reduce((sum, name) => sum + this.countOf(name), 0);
+    let done = 0;
+    for (const name of this.named) {
+      seed(name);
+      onProgress?.((done += this.countOf(name)), total);
+    }
+  }
 
   /**
    * A collection's seeded records. A `ref` field and a nested collection's parent are seeded first;

@@ -281,13 +281,7 @@ export class MemoryRecordStore implements RecordStore {
 
   /** Seeds the collections the fixtures name, reporting progress in records. */
   private seedNamed(onSeeding: SeedingProgress | undefined): void {
-    const named = this.seeder.named;
-    const total = named.reduce((sum, name) => sum + this.seeder.countOf(name), 0);
-    let done = 0;
-    for (const name of named) {
-      this.seeded(name);
-      onSeeding?.((done += this.seeder.countOf(name)), total);
-    }
+    this.seeder.seedNamed((name) => this.seeded(name), onSeeding);
   }
 
   /** Takes the workspaces' writes from a checked data file. Collections it does not hold read the seed. */

@@ -66,13 +66,7 @@ export class SharedSeed {
 
   /** Seeds the collections the fixtures name (the ones a user sized on purpose), reporting progress in records. */
   seedNamed(onSeeding: SeedingProgress | undefined): void {
-    const named = this.seeder.named;
-    const total = named.reduce((sum, name) => sum + this.seeder.countOf(name), 0);
-    let done = 0;
-    for (const name of named) {
-      this.collection(name);
-      onSeeding?.((done += this.seeder.countOf(name)), total);
-    }
+    this.seeder.seedNamed((name) => this.collection(name), onSeeding);
   }
 }
 
