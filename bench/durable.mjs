@@ -8,10 +8,9 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { foreignCpu } from './machine.mjs';
-import { measureLoad } from './measure.mjs';
+import { interleaved } from './interleave.mjs';
 import { ROOT } from './options.mjs';
-import { freePort, logTail, memoryOf, sampleRss, startServer, stopServer, timeToFirstAnswer } from './processes.mjs';
+import { freePort, logTail, startServer, stopServer, timeToFirstAnswer } from './processes.mjs';
 import { headersOf, SCENARIOS } from './scenarios.mjs';
 import { BENCH_CONFIG, sandboxArgs } from './targets.mjs';
 
@@ -204,104 +203,20 @@ function target(id, label, extra, shown) {
   };
 }
 
-/** @param {import('./targets.mjs').Target} t @returns {import('./run.mjs').TargetResult} */
-const blankEntry = (t) => ({
-  id: t.id,
-  label: t.label,
-  command: t.command,
-  coldStartMs: null,
-  startForeignCpu: null,
-  startPeakRssKb: null,
-  peakRssKb: null,
-  loadPeakRssKb: null,
-  error: null,
-  scenarios: {},
-});
-
 /**
  * The create rows: every target started (one after the other, each timed to its first answer),
  * then measured in turn for ROUNDS rounds (1 in a quick run), the order reversed every other round.
- * A row's figures are its median round's (by req/s); its errors are every round's. Then all stop.
+ * A row's figures are its median round's (by req/s); its errors are every round's. Then all stop
+ * (with a long grace: a stop flushes the log, and may wait for a compaction in progress).
  * @param {import('./targets.mjs').Target[]} targets @param {import('./options.mjs').BenchOptions} options
  * @param {Hooks} hooks @returns {Promise<import('./run.mjs').TargetResult[]>}
  */
-async function interleavedCreates(targets, options, hooks) {
-  const rounds = options.quick ? 1 : ROUNDS;
-  /** @type {{ entry: import('./run.mjs').TargetResult, server: import('./processes.mjs').ServerProcess, origin: string, results: import('./measure.mjs').LoadResult[] }[]} */
-  const live = [];
-  try {
-    for (const t of targets) {
-      const entry = blankEntry(t);
-      const port = await freePort();
-      const origin = `http://127.0.0.1:${port}`;
-      await hooks.quiet(options, `${t.label}: start`);
-      hooks.log(`${t.label}: starting`);
-      const server = startServer(t.id, t.args(port));
-      live.push({ entry, server, origin, results: [] });
-      const startMemory = sampleRss(server.pid, 50);
-      const startOthers = foreignCpu(server.pid);
-      try {
-        entry.coldStartMs = await timeToFirstAnswer(
-          server,
-          { url: origin + t.basePath + PROBE, headers: headersOf(CREATE) },
-          options.startTimeout,
-        );
-        hooks.log(`${t.label}: first answer after ${Math.round(entry.coldStartMs)} ms`);
-      } catch (error) {
-        entry.error = /** @type {Error} */ (error).message;
-        hooks.log(`${t.label}: FAILED: ${entry.error}`);
-      } finally {
-        entry.startPeakRssKb = startMemory.stop();
-        entry.startForeignCpu = startOthers.stop();
-      }
-    }
-    for (let round = 1; round <= rounds; round++) {
-      for (const one of round % 2 === 1 ? live : [...live].reverse()) {
-        if (one.entry.error) continue;
-        await hooks.quiet(options, `${one.entry.label}: create`);
-        const result = await measureLoad({
-          origin: one.origin,
-          basePath: '/v1',
-          constant: false,
-          scenario: CREATE,
-          duration: options.duration,
-          warmup: options.warmup,
-          connections: options.connections,
-          pid: one.server.pid,
-        });
-        if (one.server.exitedWith !== null) {
-          one.entry.error = `exited (${one.server.exitedWith}) under load: ${logTail(one.server)}`;
-          hooks.log(`${one.entry.label}: FAILED: ${one.entry.error}`);
-          continue;
-        }
-        one.results.push(result);
-        hooks.log(
-          `${one.entry.label}: create, round ${round}/${rounds}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms?.toFixed(2)} ms, ${result.errors} errors, others took ${Math.round((result.foreignCpu ?? 0) * 100)}% of the CPU`,
-        );
-      }
-    }
-    for (const { entry, server, results } of live) {
-      if (results.length === 0) continue;
-      const median = [...results].sort((a, b) => a.rps - b.rps)[Math.floor((results.length - 1) / 2)];
-      /** @type {Record<string, number>} */
-      const statuses = {};
-      for (const r of results) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
-      const sum = (/** @type {'errors' | 'unexpected' | 'socketErrors'} */ key) => results.reduce((total, r) => total + r[key], 0);
-      entry.scenarios[CREATE.id] = {
-        ...median,
-        errors: sum('errors'),
-        unexpected: sum('unexpected'),
-        socketErrors: sum('socketErrors'),
-        statuses,
-        rounds: results.map((r) => ({ rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: r.errors, foreignCpu: r.foreignCpu })),
-      };
-      entry.loadPeakRssKb = Math.max(...results.map((r) => r.peakRssKb ?? 0)) || null;
-      entry.peakRssKb = memoryOf(server.pid)?.hwmKb ?? null;
-    }
-  } finally {
-    for (const { server } of live) await stopServer(server, 120_000);
-  }
-  return live.map((one) => one.entry);
+function interleavedCreates(targets, options, hooks) {
+  return interleaved(targets, [CREATE], options, hooks, {
+    rounds: options.quick ? 1 : ROUNDS,
+    probe: { path: PROBE, headers: headersOf(CREATE) },
+    stopGraceMs: 120_000,
+  });
 }
 
 /**

@@ -18,11 +18,25 @@ function machineTicks() {
 }
 
 /** @param {number | 'self'} pid @returns {number | null} user + system clock ticks of the process */
-function processTicks(pid) {
+export function processTicks(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the line)
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * This process's ticks and those of its children it has waited for (cutime, cstime): wrk runs as a
+ * child, and its time is the bench's own, not other load's. @returns {number | null}
+ */
+function selfAndChildrenTicks() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   } catch {
     return null;
   }
@@ -41,16 +55,17 @@ function ticksOf(pids) {
 
 /**
  * Starts counting; `stop()` gives the share of the machine's CPU (0..1, all cores) used by anything
- * other than this process and `pid` meanwhile, or null when it cannot tell.
+ * other than this process, its finished children (a wrk run) and `pid` meanwhile, or null when it
+ * cannot tell.
  * @param {number | number[]} pid  the server, or every process of a target (replicas, Redis, a proxy)
  */
 export function foreignCpu(pid) {
   const pids = Array.isArray(pid) ? pid : [pid];
-  const before = { machine: machineTicks(), self: processTicks('self'), server: ticksOf(pids) };
+  const before = { machine: machineTicks(), self: selfAndChildrenTicks(), server: ticksOf(pids) };
   return {
     stop() {
       const machine = machineTicks();
-      const self = processTicks('self');
+      const self = selfAndChildrenTicks();
       const server = ticksOf(pids);
       if (!machine || !before.machine || self === null || before.self === null || server === null || before.server === null) return null;
       const total = machine.total - before.machine.total;

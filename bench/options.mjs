@@ -11,7 +11,7 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
  * @property {boolean} quick         smoke run: short phases, no 1,000,000-pet store unless BENCH_SIZES says so
  * @property {number} duration       seconds of measured load per scenario per target
  * @property {number} warmup         seconds of unmeasured load before each measured one
- * @property {number} connections    autocannon connections
+ * @property {number} connections    connections of the load generator (wrk or autocannon)
  * @property {number[]} sizes        pets in the store-size rows
  * @property {string[] | null} targets  only these targets (BENCH_TARGETS=a,b), null for all
  * @property {boolean} scale         run the store-size and document-size rows (BENCH_SCALE=0 skips them)
@@ -22,6 +22,7 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
  * @property {boolean} durable       run the durable rows (BENCH_DURABLE=0 skips them)
  * @property {number} durableSize    pets in the durable rows' large store (1,000,000; quick: 100,000)
  * @property {boolean} replicas      run the replica rows: Understudy on Redis, one replica and two (BENCH_REPLICAS=0 skips them)
+ * @property {boolean} capabilities  run the capabilities-off comparison (BENCH_CAPABILITIES=0 skips it)
  */
 
 /** @param {string | undefined} raw @param {number} fallback @param {string} name */
@@ -60,5 +61,6 @@ export function readOptions(env = process.env, argv = process.argv.slice(2)) {
     durable: env.BENCH_DURABLE !== '0',
     durableSize: quick ? 100_000 : 1_000_000,
     replicas: env.BENCH_REPLICAS !== '0',
+    capabilities: env.BENCH_CAPABILITIES !== '0',
   };
 }

@@ -1,13 +1,14 @@
 // Server processes: spawn, time to first answer, memory, stop. Every process started here is
 // killed when the harness exits, however it exits.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pinnedCommand } from './loadgen.mjs';
 import { ROOT } from './options.mjs';
 
 /**
@@ -83,15 +84,18 @@ export async function freePort() {
 /**
  * @param {string} name @param {string[]} args arguments to `node` (or to `command`)
  * @param {string} command the program: node unless said otherwise (replicas.mjs starts redis-server)
+ * @param {{ pinned?: boolean }} [how] pinned: started through taskset on the server's core (loadgen.mjs),
+ *   when the run pins; taskset execs the program, so the pid is the server's
  * @returns {ServerProcess}
  */
-export function startServer(name, args, command = process.execPath) {
+export function startServer(name, args, command = process.execPath, how = {}) {
   const logFile = join(LOG_DIR, `${name.replace(/[^\w.-]+/g, '-')}.log`);
   const fd = openSync(logFile, 'w');
   const env = { ...process.env };
   for (const key of SANDBOX_ENV) delete env[key];
+  const [program, argv] = pinnedCommand(command, args, how.pinned === true);
   const spawnedAt = performance.now();
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
+  const child = spawn(program, argv, { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   if (child.pid === undefined) throw new Error(`${name}: could not spawn ${command} ${args.join(' ')}`);
   /** @type {ServerProcess} */
@@ -160,17 +164,41 @@ export async function timeToFirstAnswer(server, probe, timeoutS) {
   );
 }
 
+/** pid -> the highest VmHWM read before a resetPeakRss(): VmHWM then starts again from VmRSS. */
+const peaksBeforeReset = new Map();
+
 /**
  * The process's resident memory now and at its peak, in kB (Linux /proc), or null elsewhere.
- * @param {number} pid @returns {{ rssKb: number, hwmKb: number } | null}
+ * `hwmKb` is the peak over the process's life (resets included); `sinceResetKb` the peak since the
+ * last resetPeakRss() (VmHWM as the kernel has it).
+ * @param {number} pid @returns {{ rssKb: number, hwmKb: number, sinceResetKb: number } | null}
  */
 export function memoryOf(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const field = (/** @type {string} */ name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rssKb: field('VmRSS'), hwmKb: field('VmHWM') };
+    const hwm = field('VmHWM');
+    return { rssKb: field('VmRSS'), hwmKb: Math.max(hwm, peaksBeforeReset.get(pid) ?? 0), sinceResetKb: hwm };
   } catch {
     return null;
+  }
+}
+
+/**
+ * Resets the process's VmHWM to its VmRSS (`5` to /proc/PID/clear_refs, Linux 4.0+), remembering the
+ * peak so far: the next sinceResetKb is the exact peak of what happened in between. False when the
+ * kernel refused (then only sampling tells the peak of a window).
+ * @param {number} pid
+ */
+export function resetPeakRss(pid) {
+  const memory = memoryOf(pid);
+  if (!memory) return false;
+  peaksBeforeReset.set(pid, memory.hwmKb);
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -200,5 +228,6 @@ export async function stopServer(server, graceMs = 5000) {
     await server.exit;
     clearTimeout(forced);
   }
+  peaksBeforeReset.delete(server.pid);
   rmSync(server.logFile, { force: true });
 }

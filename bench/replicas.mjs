@@ -290,6 +290,8 @@ async function measureOnce(one, scenario, options, redis) {
     connections: options.connections,
     pid: one.servers[0].pid,
     pids: others.map((p) => p.pid),
+    // autocannon in this process, unpinned, as before wrk: the cores-busy figures count it as 'autocannon'
+    generator: /** @type {const} */ ('autocannon'),
   };
   if (options.warmup > 0) await measureLoad({ ...load, duration: options.warmup });
   const counted = one.cluster.redis && redis !== null;

@@ -2,6 +2,7 @@
 // and the same as JSON in bench/results/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { chartSvg } from './chart.mjs';
 import { ROOT } from './options.mjs';
 import { BASELINES } from './targets.mjs';
 
@@ -99,8 +100,14 @@ export function formatTable(rows) {
   return out.join('\n');
 }
 
-/** Writes bench/results/<ISO timestamp>.json and bench/results/latest.json. @param {object} report @param {Date} at */
-export function writeResults(report, at) {
+/**
+ * Writes bench/results/<ISO timestamp>.json and bench/results/latest.json, and the chart beside them
+ * (<ISO timestamp>.svg, latest.svg). A quick run writes bench/results/quick-latest.json and
+ * quick-latest.svg only: a smoke run never replaces the latest real one.
+ * @param {object} report @param {Date} at @param {boolean} [quick]
+ * @returns {{ file: string, chart: string, svg: string }}
+ */
+export function writeResults(report, at, quick = false) {
   const dir = join(ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const stamp = at
@@ -108,8 +115,11 @@ export function writeResults(report, at) {
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z'); // basic ISO 8601: 20261122T113000Z
   const text = `${JSON.stringify(report, null, 2)}\n`;
-  const file = join(dir, `${stamp}.json`);
-  writeFileSync(file, text);
-  writeFileSync(join(dir, 'latest.json'), text);
-  return file;
+  const svg = chartSvg(/** @type {Parameters<typeof chartSvg>[0]} */ (report));
+  const names = quick ? ['quick-latest'] : [stamp, 'latest'];
+  for (const name of names) {
+    writeFileSync(join(dir, `${name}.json`), text);
+    writeFileSync(join(dir, `${name}.svg`), svg);
+  }
+  return { file: join(dir, `${names[0]}.json`), chart: join(dir, `${names[0]}.svg`), svg };
 }

@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // npm run bench: Understudy against Prism and a constant-answer ceiling, on one machine and one
-// document, then Understudy's store-size and document-size rows. Prints one table, writes
-// bench/results/<timestamp>.json and bench/results/latest.json. See bench/README.md.
+// document, driven by wrk (server and wrk pinned to separate cores) or autocannon; Understudy with
+// its capabilities off against on; then the store-size, document-size, durable and replica rows.
+// Prints one table and the issue's targets, writes bench/results/<timestamp>.json and .svg (the
+// chart) and bench/results/latest.json and latest.svg. See bench/README.md.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { benchDurable, formatDurable } from './durable.mjs';
+import { interleaved } from './interleave.mjs';
+import { cpuModel, LOADGEN, pinHarness } from './loadgen.mjs';
 import { foreignCpu, waitForQuiet } from './machine.mjs';
 import { measureLoad } from './measure.mjs';
 import { readOptions, ROOT } from './options.mjs';
@@ -20,6 +24,7 @@ import {
   baselineTarget,
   BASELINES,
   BENCH_KEY,
+  CAPABILITY_TARGETS,
   DOCUMENT_TARGETS,
   GITHUB,
   GITHUB_VERSION,
@@ -27,6 +32,7 @@ import {
   storeSizeTarget,
   TARGETS,
 } from './targets.mjs';
+import { checkTargets, compareCapabilities, formatCapabilities, formatTargets } from './verdicts.mjs';
 
 const require = createRequire(import.meta.url);
 const log = (/** @type {string} */ message) => process.stderr.write(`bench: ${message}\n`);
@@ -34,6 +40,10 @@ const AUTH = { authorization: `Bearer ${BENCH_KEY}` };
 const FIRST_PAGE = '/pets?status=available&limit=20';
 /** Share of the machine's CPU taken by other processes during a load run above which the notes warn. */
 const FOREIGN_CPU_WARNING = 0.1;
+/** Share of its cores wrk kept busy above which the notes warn that wrk, not the server, may set the pace. */
+const GENERATOR_BUSY_WARNING = 0.9;
+/** Rounds of the capabilities-off comparison (1 in a quick run). */
+const CAPABILITY_ROUNDS = 3;
 
 /**
  * @typedef {object} TargetResult
@@ -47,6 +57,15 @@ const FOREIGN_CPU_WARNING = 0.1;
  * @property {number | null} loadPeakRssKb highest VmRSS sampled during the measured windows
  * @property {string | null} error
  * @property {Record<string, import('./measure.mjs').LoadResult>} scenarios
+ * @property {ResponseCallbackCost} [responseCallback]  the ceiling only, with wrk: what counting each answer costs
+ */
+
+/**
+ * @typedef {object} ResponseCallbackCost  wrk's response() callback, measured on the ceiling's list load
+ * @property {{ rps: number, p99Ms: number | null, generatorCores: number | null, wrkUsPerAnswer: number | null }[]} summary  runs counting from wrk's summary
+ * @property {{ rps: number, p99Ms: number | null, generatorCores: number | null, wrkUsPerAnswer: number | null }[]} each     runs with a response() callback
+ * @property {number | null} rpsRatio          mean req/s with the callback ÷ without
+ * @property {number | null} wrkUsPerAnswerAdded  mean wrk CPU µs per answer with the callback minus without
  */
 
 /**
@@ -75,7 +94,7 @@ async function benchTarget(target, scenarios, options, probe = FIRST_PAGE) {
   };
   await quiet(options, `${target.label}: start`);
   log(`${target.label}: starting`);
-  const server = startServer(target.id, target.args(port));
+  const server = startServer(target.id, target.args(port), undefined, { pinned: true });
   const startMemory = sampleRss(server.pid, 50);
   const startOthers = foreignCpu(server.pid);
   try {
@@ -121,6 +140,12 @@ async function benchTarget(target, scenarios, options, probe = FIRST_PAGE) {
         `${target.label}: ${scenario.label}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms?.toFixed(2)} ms, ${result.errors} errors`,
       );
     }
+    if (target.id === 'ceiling' && LOADGEN.kind === 'wrk' && scenarios.length > 0) {
+      entry.responseCallback = await responseCallbackCost(
+        { origin, basePath: target.basePath, constant: true, connections: options.connections, pid: server.pid },
+        options,
+      );
+    }
     if (scenarios.length === 0) await sleep(500); // start-only: let start-up work settle before reading the peak
     entry.peakRssKb = memoryOf(server.pid)?.hwmKb ?? null;
   } catch (error) {
@@ -132,6 +157,39 @@ async function benchTarget(target, scenarios, options, probe = FIRST_PAGE) {
     await stopServer(server);
   }
   return entry;
+}
+
+/**
+ * What wrk's response() callback (each answer's status counted in Lua) costs: the ceiling's list
+ * load, the most answers per second of the run, counted from wrk's summary and with the callback,
+ * alternately (twice each; once in a quick run), without warm-up (the server is warm).
+ * @param {{ origin: string, basePath: string, constant: boolean, connections: number, pid: number }} base
+ * @param {import('./options.mjs').BenchOptions} options @returns {Promise<ResponseCallbackCost>}
+ */
+async function responseCallbackCost(base, options) {
+  /** @type {ResponseCallbackCost} */
+  const cost = { summary: [], each: [], rpsRatio: null, wrkUsPerAnswerAdded: null };
+  const order = /** @type {const} */ (options.quick ? ['summary', 'each'] : ['summary', 'each', 'summary', 'each']);
+  for (const count of order) {
+    await quiet(options, `ceiling: response() cost`);
+    const r = await measureLoad({ ...base, scenario: SCENARIOS[0], duration: options.duration, warmup: 0, count });
+    cost[count].push({
+      rps: r.rps,
+      p99Ms: r.p99Ms,
+      generatorCores: r.generatorCores,
+      wrkUsPerAnswer: r.generatorCores === null || r.rps === 0 ? null : (r.generatorCores / r.rps) * 1e6,
+    });
+  }
+  const mean = (/** @type {(number | null)[]} */ xs) =>
+    xs.some((x) => x === null) ? null : xs.reduce((a, b) => (a ?? 0) + (b ?? 0), 0) / xs.length;
+  const rps = { summary: mean(cost.summary.map((r) => r.rps)), each: mean(cost.each.map((r) => r.rps)) };
+  const us = { summary: mean(cost.summary.map((r) => r.wrkUsPerAnswer)), each: mean(cost.each.map((r) => r.wrkUsPerAnswer)) };
+  cost.rpsRatio = rps.each !== null && rps.summary ? rps.each / rps.summary : null;
+  cost.wrkUsPerAnswerAdded = us.each !== null && us.summary !== null ? us.each - us.summary : null;
+  log(
+    `ceiling: wrk's response() callback: ${Math.round(rps.each ?? 0)} req/s with it, ${Math.round(rps.summary ?? 0)} without; wrk CPU ${us.each?.toFixed(1)} µs per answer with it, ${us.summary?.toFixed(1)} without`,
+  );
+  return cost;
 }
 
 /**
@@ -157,6 +215,21 @@ function revisionOf(dir) {
     return git(['rev-parse', '--short', 'HEAD'], dir);
   } catch {
     return basename(dir);
+  }
+}
+
+/**
+ * The newest modification time of the built files (dist/): another build during the run (someone
+ * working in the same checkout) changes what the later targets measure. @returns {number | null}
+ */
+function distStamp() {
+  try {
+    let newest = 0;
+    for (const entry of readdirSync(join(ROOT, 'dist'), { recursive: true, withFileTypes: true }))
+      if (entry.isFile() && entry.name.endsWith('.js')) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    return newest || null;
+  } catch {
+    return null;
   }
 }
 
@@ -202,9 +275,11 @@ function rowsOf(group, entry, scenarios) {
 /** Lines under the table: what the columns mean, and everything that went wrong. */
 function notesOf(/** @type {TargetResult[]} */ entries, /** @type {{ pets: number, seedMs: number | null }[]} */ seeding) {
   const notes = [
-    'req/s: answers per second; p50/p99: latency of every answer in ms; errors: answers with another status than',
-    'the expected one (200/201/400/401; 200 for every request to the ceiling) plus socket errors and time-outs;',
-    'start: spawn to first 2xx answer; RSS: peak resident memory of the server process (VmHWM).',
+    `load: ${LOADGEN.kind}${LOADGEN.version ? ` ${LOADGEN.version}` : ''}${LOADGEN.reason ? ` (${LOADGEN.reason})` : ''}; ${LOADGEN.pinning}`,
+    'req/s: answers per second; p50/p99: latency of every answer in ms (wrk: its exact per-answer histogram, µs);',
+    'errors: answers with another status than the expected one (200/201/400/401; 200 for every request to the ceiling;',
+    "mixed, with wrk: each status's count beyond its share of the answers, see bench/README.md) plus socket errors and",
+    'time-outs; start: spawn to first 2xx answer; RSS: peak resident memory of the server process (VmHWM).',
     `${BASELINES.map((b) => `÷${b === 'ceiling' ? 'ceil' : 'pf'}: the figure divided by ${b === 'ceiling' ? 'the ceiling' : "Prism's at its fastest"}'s`).join('; ')} (same scenario;`,
     'store-size rows against their list row, start-up rows against their start and RSS). Blank: nothing to divide.',
   ];
@@ -225,9 +300,20 @@ function notesOf(/** @type {TargetResult[]} */ entries, /** @type {{ pets: numbe
       `WARNING: other processes used over ${FOREIGN_CPU_WARNING * 100}% of the machine's CPU during ${disturbed} of ${busy.length} load runs (worst ${(worst.share * 100).toFixed(0)}%, ${worst.where}): those figures are disturbed`,
     );
   }
+  const saturated = entries.flatMap((e) =>
+    Object.entries(e.scenarios)
+      .filter(([, r]) => r.generatorCores !== null && r.generatorCores > GENERATOR_BUSY_WARNING * LOADGEN.threads)
+      .map(([id, r]) => `${e.label} / ${id} ${Math.round(((r.generatorCores ?? 0) / LOADGEN.threads) * 100)}%`),
+  );
+  if (saturated.length > 0)
+    notes.push(
+      `WARNING: wrk kept over ${GENERATOR_BUSY_WARNING * 100}% of its ${LOADGEN.threads} core${LOADGEN.threads === 1 ? '' : 's'} busy in: ${saturated.join(', ')}: the load generator may have set the pace there`,
+    );
   for (const entry of entries) {
     if (entry.error) notes.push(`FAILED ${entry.label}: ${entry.error}`);
     for (const [id, result] of Object.entries(entry.scenarios)) {
+      if (result.requests === 0)
+        notes.push(`NO ANSWER ${entry.label} / ${id}: not one answer in the window (server ${result.stalled ?? 'state unknown'})`);
       if (result.errors > 0)
         notes.push(`errors ${entry.label} / ${id}: statuses ${JSON.stringify(result.statuses)}, socket errors ${result.socketErrors}`);
     }
@@ -243,12 +329,20 @@ function notesOf(/** @type {TargetResult[]} */ entries, /** @type {{ pets: numbe
 async function main() {
   const options = readOptions();
   const startedAt = new Date();
+  const sourceAtStart = sourceOf();
+  const distAtStart = distStamp();
   const load1AtStart = os.loadavg()[0];
   if (!existsSync(join(ROOT, 'dist/cli/main.js')))
     throw new Error('dist/cli/main.js is missing: run npm run build first (npm run bench does)');
+  const wrk = LOADGEN.kind === 'wrk';
   log(
-    `${options.quick ? 'quick run: ' : ''}${options.duration} s per scenario after ${options.warmup} s of warm-up, ${options.connections} connections`,
+    `${options.quick ? 'quick run: ' : ''}${wrk ? Math.ceil(options.duration) : options.duration} s per scenario after ${wrk ? Math.max(1, Math.ceil(options.warmup)) : options.warmup} s of warm-up, ${options.connections} connections`,
   );
+  log(
+    `load generator: ${LOADGEN.kind}${LOADGEN.version ? ` ${LOADGEN.version}` : ''}${LOADGEN.reason ? ` (${LOADGEN.reason})` : ''}; ${LOADGEN.pinning}`,
+  );
+  // The harness polls and samples on wrk's cores, never on the server's.
+  if (LOADGEN.loadCpus) pinHarness(LOADGEN.loadCpus);
 
   const compare = [];
   const targets = options.baseline
@@ -257,6 +351,22 @@ async function main() {
   for (const target of targets.filter((t) => !options.targets || options.targets.includes(t.id))) {
     compare.push(await benchTarget(target, SCENARIOS, options));
   }
+
+  // Capabilities off against on: both up at once, interleaved rounds (interleave.mjs).
+  const capabilityRounds = options.quick ? 1 : CAPABILITY_ROUNDS;
+  const capabilityTargets = options.capabilities
+    ? CAPABILITY_TARGETS.filter((t) => !options.targets || options.targets.includes(t.id))
+    : [];
+  const capabilities =
+    capabilityTargets.length > 0
+      ? await interleaved(
+          capabilityTargets,
+          SCENARIOS,
+          options,
+          { quiet, log },
+          { rounds: capabilityRounds, probe: { path: FIRST_PAGE, headers: AUTH } },
+        )
+      : [];
 
   const storeSize = [];
   const documentSize = [];
@@ -274,6 +384,8 @@ async function main() {
   // The durable rows (durable.mjs): create with --data on a small and a large store, replay at start.
   const durable = options.durable ? await benchDurable(options, { benchTarget, quiet, log }) : null;
   // The replica rows (replicas.mjs): in memory against Redis, one replica and two behind a round-robin proxy.
+  // They keep autocannon, in this process, unpinned: the harness goes back to every core first.
+  if (options.replicas && LOADGEN.loadCpus) pinHarness(null);
   const replicas = options.replicas ? await benchReplicas(options, { quiet, log }) : null;
 
   const defaultStart = compare.find((e) => e.id === 'understudy')?.coldStartMs ?? null;
@@ -283,6 +395,7 @@ async function main() {
   }));
   const rows = addRatios([
     ...compare.flatMap((e) => rowsOf('compare', e, SCENARIOS)),
+    ...capabilities.flatMap((e) => rowsOf('capabilities', e, SCENARIOS)),
     ...storeSize.flatMap((e) => rowsOf('store size', e, storeSizeScenarios(e.pets))),
     ...documentSize.flatMap((e) => rowsOf('document size', e, []).map((row) => ({ ...row, baselineScenario: SCENARIOS[0].id }))),
     ...(durable?.runs.flatMap((run) => rowsOf('durable', run.entry, run.scenarios)) ?? []),
@@ -292,6 +405,7 @@ async function main() {
   const notes = notesOf(
     [
       ...compare,
+      ...capabilities,
       ...storeSize,
       ...documentSize,
       ...(durable?.runs.map((run) => run.entry) ?? []),
@@ -299,12 +413,30 @@ async function main() {
     ],
     seeding,
   );
+  const sourceAtEnd = sourceOf();
+  const distChanged = distStamp() !== distAtStart;
+  notes.unshift(
+    `measured: commit ${sourceAtStart?.commit.slice(0, 7) ?? 'unknown'}${sourceAtStart?.srcChanged ? ' with uncommitted changes in src/' : ''} (dist/ built ${distAtStart === null ? '?' : new Date(distAtStart).toISOString()})` +
+      (sourceAtEnd?.commit !== sourceAtStart?.commit || sourceAtEnd?.srcChanged !== sourceAtStart?.srcChanged
+        ? `; at the end: ${sourceAtEnd?.commit.slice(0, 7) ?? 'unknown'}${sourceAtEnd?.srcChanged ? ' with uncommitted changes in src/' : ''}`
+        : ''),
+  );
+  if (distChanged) notes.push('WARNING: dist/ was rebuilt during the run: later targets measured another build than earlier ones');
+  const callback = compare.find((e) => e.id === 'ceiling')?.responseCallback;
+  if (callback)
+    notes.push(
+      `wrk's response() callback (each answer's status counted in Lua), on the ceiling's list load: req/s with it ÷ without ${callback.rpsRatio?.toFixed(2) ?? 'n/a'}, wrk CPU ${callback.wrkUsPerAnswerAdded === null ? 'n/a' : `${callback.wrkUsPerAnswerAdded >= 0 ? '+' : ''}${callback.wrkUsPerAnswerAdded.toFixed(1)}`} µs per answer (${callback.each.map((r) => `${Math.round(r.rps)}`).join(', ')} against ${callback.summary.map((r) => `${Math.round(r.rps)}`).join(', ')} req/s; counting: ${LOADGEN.count === 'each' ? 'per answer in every scenario' : "wrk's summary where it tells enough"})`,
+    );
+  const targetCheck = compare.some((e) => e.id === 'understudy') ? checkTargets(compare, SCENARIOS) : null;
+  if (targetCheck) notes.push(...formatTargets(targetCheck, compare, SCENARIOS));
+  const capabilityComparison = capabilities.length === 2 ? compareCapabilities(capabilities[0], capabilities[1], SCENARIOS) : null;
+  if (capabilityComparison) notes.push(...formatCapabilities(capabilityComparison, capabilityRounds, SCENARIOS));
   if (durable) notes.push(...formatDurable(durable.summary));
   if (replicas) notes.push(...formatReplicas(replicas.summary));
   process.stdout.write(`\n${table}\n${notes.map((n) => `  ${n}`).join('\n')}\n`);
 
   const finishedAt = new Date();
-  const file = writeResults(
+  const { file, chart, svg } = writeResults(
     {
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
@@ -312,21 +444,28 @@ async function main() {
         load1AtStart,
         load1AtEnd: os.loadavg()[0],
         cpus: os.cpus().length,
-        cpuModel: os.cpus()[0]?.model ?? null,
+        cpuModel: cpuModel(),
         memoryGb: Math.round(os.totalmem() / 2 ** 30),
         platform: `${os.platform()} ${os.release()}`,
         node: process.version,
       },
-      source: sourceOf(),
+      source: sourceAtStart,
+      sourceAtEnd,
+      distBuiltAt: distAtStart === null ? null : new Date(distAtStart).toISOString(),
+      distRebuiltDuringRun: distChanged,
+      loadGenerator: LOADGEN,
       versions: {
         understudy: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
         prismCli: PRISM_VERSION,
+        wrk: LOADGEN.kind === 'wrk' ? LOADGEN.version : null,
         autocannon: require('autocannon/package.json').version,
         octokitOpenapi: GITHUB_VERSION,
       },
       options,
       documents: { petstore: 'openapi/petstore.yaml', github: GITHUB.slice(ROOT.length) },
       targets: compare,
+      capabilities: { rounds: capabilityRounds, entries: capabilities, comparison: capabilityComparison },
+      issueTargets: targetCheck,
       storeSize: storeSize.map((e, i) => ({ ...e, seedingMsApprox: seeding[i]?.seedMs ?? null })),
       documentSize,
       durable,
@@ -336,10 +475,23 @@ async function main() {
       notes,
     },
     finishedAt,
+    options.quick,
   );
   log(
-    `wrote ${file.slice(ROOT.length)} and bench/results/latest.json in ${Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000)} s`,
+    `wrote ${file.slice(ROOT.length)} and ${chart.slice(ROOT.length)}${options.quick ? ' (a quick run: latest.json and latest.svg left alone)' : ', and bench/results/latest.json and latest.svg'} in ${Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000)} s`,
   );
+  await checkSvg(svg);
+}
+
+/** The chart must parse as XML: checked with fast-xml-parser's validator (a dependency of the sandbox) when it loads. @param {string} svg */
+async function checkSvg(svg) {
+  try {
+    const { XMLValidator } = await import('fast-xml-parser');
+    const verdict = XMLValidator.validate(svg);
+    if (verdict !== true) log(`WARNING: the chart is not well-formed XML: ${JSON.stringify(verdict.err)}`);
+  } catch {
+    // no validator at hand
+  }
 }
 
 try {

@@ -16,6 +16,10 @@ const PRISM_CLI = require.resolve('@stoplight/prism-cli');
 const CEILING = join(ROOT, 'bench/ceiling-server.mjs');
 export const BENCH_CONFIG = join(ROOT, 'bench/sandbox.yaml');
 const BENCH_CONFIG_SILENT = join(ROOT, 'bench/sandbox-silent.yaml');
+const BENCH_CONFIG_MINIMAL = join(ROOT, 'bench/sandbox-minimal.yaml');
+const BENCH_CONFIG_ALL = join(ROOT, 'bench/sandbox-all.yaml');
+/** The admin token of the all-on target: the admin API compiled, rules looked up (none are set). */
+const ADMIN_TOKEN = 'bench-admin-token';
 
 /** The key on the bench plan (bench/sandbox.yaml). Prism takes any bearer token. */
 export const BENCH_KEY = 'bench-unlimited';
@@ -81,6 +85,32 @@ export const TARGETS = [
     basePath: '/v1',
     constant: true,
     args: (port) => [CEILING, '--port', String(port)],
+  },
+];
+
+/**
+ * The capabilities-off comparison (run in interleaved rounds, interleave.mjs): every capability added
+ * since the first wave off (no journal, no admin token so no admin API and no rules, no file watcher,
+ * no Redis) against all of them on and unused (journal 1000, admin token, --watch, a configured
+ * workspace). Both with the request log at info, as `understudy`.
+ * @type {Target[]}
+ */
+export const CAPABILITY_TARGETS = [
+  {
+    id: 'understudy-minimal',
+    label: 'understudy, capabilities off',
+    command: 'understudy --config bench/sandbox-minimal.yaml --no-watch (journalSize 0, no admin token, no --redis)',
+    basePath: '/v1',
+    constant: false,
+    args: sandboxArgs(BENCH_CONFIG_MINIMAL, ['--no-watch']),
+  },
+  {
+    id: 'understudy-all',
+    label: 'understudy, capabilities on',
+    command: `understudy --config bench/sandbox-all.yaml --watch --admin-token ${ADMIN_TOKEN} (journal 1000, workspace team-a)`,
+    basePath: '/v1',
+    constant: false,
+    args: sandboxArgs(BENCH_CONFIG_ALL, ['--watch', '--admin-token', ADMIN_TOKEN]),
   },
 ];
 

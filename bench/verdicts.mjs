@@ -1,0 +1,154 @@
+// The issue's targets ("Speed, measured the hard way"), checked against a run: Understudy as
+// `npm start` runs it (target `understudy`: the defaults, request log at info) against Prism at its
+// fastest and the ceiling, scenario by scenario; and the capabilities-off comparison.
+
+/** Scenarios whose throughput has targets (the no-key and mixed ones only have the p99 target). */
+export const THROUGHPUT_SCENARIOS = ['list', 'get', 'create', 'invalid'];
+/** Scenarios whose peak RSS has a target. */
+export const MEMORY_SCENARIOS = ['list', 'get'];
+export const LIMITS = { ceilingShare: 0.45, prismFactor: 5, p99ToPrism: 0.1, rssMb: 100, coldStartMs: 200 };
+
+/**
+ * @typedef {object} Check
+ * @property {string} id           ceilingShare | prismFactor | p99ToPrism | rssMb | coldStartMs
+ * @property {string} scenario     scenario id ('' for cold start)
+ * @property {number | null} value
+ * @property {number} limit
+ * @property {'>=' | '<='} op
+ * @property {boolean | null} met  null when not measured
+ */
+
+/** @param {number | null | undefined} a @param {number | null | undefined} b */
+const divide = (a, b) => (a === null || a === undefined || !b ? null : a / b);
+
+/**
+ * @param {import('./run.mjs').TargetResult[]} entries  the comparison targets of the run
+ * @param {import('./scenarios.mjs').Scenario[]} scenarios
+ * @param {string} [subject]  the target checked
+ * @returns {{ subject: string, checks: Check[], met: number, measured: number }}
+ */
+export function checkTargets(entries, scenarios, subject = 'understudy') {
+  const own = entries.find((e) => e.id === subject);
+  const pf = entries.find((e) => e.id === 'prism-fast');
+  const ceiling = entries.find((e) => e.id === 'ceiling');
+  /** @type {Check[]} */
+  const checks = [];
+  /** @param {string} id @param {string} scenario @param {number | null} value @param {'>=' | '<='} op @param {number} limit */
+  const add = (id, scenario, value, op, limit) =>
+    checks.push({ id, scenario, value, limit, op, met: value === null ? null : op === '>=' ? value >= limit : value <= limit });
+  for (const { id } of scenarios) {
+    const r = own?.scenarios[id];
+    if (THROUGHPUT_SCENARIOS.includes(id)) {
+      add('ceilingShare', id, divide(r?.rps, ceiling?.scenarios[id]?.rps), '>=', LIMITS.ceilingShare);
+      add('prismFactor', id, divide(r?.rps, pf?.scenarios[id]?.rps), '>=', LIMITS.prismFactor);
+    }
+    add('p99ToPrism', id, divide(r?.p99Ms, pf?.scenarios[id]?.p99Ms), '<=', LIMITS.p99ToPrism);
+    if (MEMORY_SCENARIOS.includes(id)) add('rssMb', id, r?.peakRssKb ? r.peakRssKb / 1024 : null, '<=', LIMITS.rssMb);
+  }
+  add('coldStartMs', '', own?.coldStartMs ?? null, '<=', LIMITS.coldStartMs);
+  return { subject, checks, met: checks.filter((c) => c.met === true).length, measured: checks.filter((c) => c.met !== null).length };
+}
+
+/** @param {number | null} value @param {number} digits */
+const fixed = (value, digits) => (value === null ? 'n/a' : value.toFixed(digits));
+/** @param {boolean | null} met */
+const word = (met) => (met === null ? 'n/a' : met ? 'met' : 'MISSED');
+
+/**
+ * Lines under the table: one row per scenario, a column per target; also the ratios the targets do
+ * not cover (no key, mixed), in brackets.
+ * @param {ReturnType<typeof checkTargets>} result @param {import('./run.mjs').TargetResult[]} entries
+ * @param {import('./scenarios.mjs').Scenario[]} scenarios
+ */
+export function formatTargets(result, entries, scenarios) {
+  const own = entries.find((e) => e.id === result.subject);
+  const pf = entries.find((e) => e.id === 'prism-fast');
+  const ceiling = entries.find((e) => e.id === 'ceiling');
+  const columns = [
+    `req/s ÷ceil (>= ${LIMITS.ceilingShare})`,
+    `req/s ÷pf (>= ${LIMITS.prismFactor})`,
+    `p99 ÷pf (<= ${LIMITS.p99ToPrism})`,
+    `peak RSS MB (<= ${LIMITS.rssMb})`,
+  ];
+  const width = Math.max(...scenarios.map((s) => s.label.length), 'scenario'.length);
+  const lines = [
+    `targets (the issue's; "${own?.label ?? result.subject}" as npm start runs it, against prism mock -v silent and the ceiling; RSS: peak during the measured window):`,
+    `  ${'scenario'.padEnd(width)}  ${columns.map((c) => c.padEnd(24)).join('')}`.trimEnd(),
+  ];
+  for (const s of scenarios) {
+    const cell = (/** @type {string} */ id, /** @type {() => number | null} */ info, /** @type {number} */ digits) => {
+      const check = result.checks.find((c) => c.id === id && c.scenario === s.id);
+      if (check) return `${fixed(check.value, digits)} ${word(check.met)}`;
+      const value = info();
+      return value === null ? '' : `(${fixed(value, digits)})`;
+    };
+    const r = own?.scenarios[s.id];
+    const cells = [
+      cell('ceilingShare', () => divide(r?.rps, ceiling?.scenarios[s.id]?.rps), 2),
+      cell('prismFactor', () => divide(r?.rps, pf?.scenarios[s.id]?.rps), 2),
+      cell('p99ToPrism', () => divide(r?.p99Ms, pf?.scenarios[s.id]?.p99Ms), 2),
+      cell('rssMb', () => (r?.peakRssKb ? r.peakRssKb / 1024 : null), 0),
+    ];
+    lines.push(`  ${s.label.padEnd(width)}  ${cells.map((c) => c.padEnd(24)).join('')}`.trimEnd());
+  }
+  const cold = result.checks.find((c) => c.id === 'coldStartMs');
+  lines.push(
+    `  cold start of the CLI (spawn to first 2xx, the server on its core): ${cold?.value === null || !cold ? 'n/a' : `${Math.round(cold.value)} ms`} (<= ${LIMITS.coldStartMs}): ${word(cold?.met ?? null)}`,
+    `  met ${result.met} of ${result.measured} (bracketed: the ratio where the issue sets no target)`,
+  );
+  return lines;
+}
+
+/**
+ * The capabilities-off comparison: off ÷ on per scenario, the median rounds' and each round's.
+ * @param {import('./run.mjs').TargetResult | undefined} off @param {import('./run.mjs').TargetResult | undefined} on
+ * @param {import('./scenarios.mjs').Scenario[]} scenarios
+ */
+export function compareCapabilities(off, on, scenarios) {
+  /** @type {Record<string, { rps: number | null, p99: number | null, rpsRounds: (number | null)[], p99Rounds: (number | null)[], peakRssOffMb: number | null, peakRssOnMb: number | null }>} */
+  const byScenario = {};
+  for (const s of scenarios) {
+    const a = off?.scenarios[s.id];
+    const b = on?.scenarios[s.id];
+    if (!a || !b) continue;
+    const ra = /** @type {{ rps: number, p99Ms: number | null }[]} */ (a.rounds ?? [a]);
+    const rb = /** @type {{ rps: number, p99Ms: number | null }[]} */ (b.rounds ?? [b]);
+    byScenario[s.id] = {
+      rps: divide(a.rps, b.rps),
+      p99: divide(a.p99Ms, b.p99Ms),
+      rpsRounds: ra.map((r, i) => divide(r.rps, rb[i]?.rps)),
+      p99Rounds: ra.map((r, i) => divide(r.p99Ms, rb[i]?.p99Ms)),
+      peakRssOffMb: a.peakRssKb ? a.peakRssKb / 1024 : null,
+      peakRssOnMb: b.peakRssKb ? b.peakRssKb / 1024 : null,
+    };
+  }
+  return {
+    off: off?.id ?? null,
+    on: on?.id ?? null,
+    byScenario,
+    startOffMs: off?.coldStartMs ?? null,
+    startOnMs: on?.coldStartMs ?? null,
+    peakRssOffMb: off?.peakRssKb ? off.peakRssKb / 1024 : null,
+    peakRssOnMb: on?.peakRssKb ? on.peakRssKb / 1024 : null,
+  };
+}
+
+/** @param {ReturnType<typeof compareCapabilities>} c @param {number} rounds @param {import('./scenarios.mjs').Scenario[]} scenarios */
+export function formatCapabilities(c, rounds, scenarios) {
+  const lines = [
+    `capabilities off ÷ on (understudy-minimal: journalSize 0, no admin token, --no-watch, no Redis; understudy-all: journal 1000, admin token,`,
+    `  --watch, a workspace key; both up at once, measured in turn, ${rounds} round${rounds === 1 ? '' : 's'}, order reversed every other round; median round, [each round's ratio]):`,
+  ];
+  for (const s of scenarios) {
+    const r = c.byScenario[s.id];
+    if (!r) continue;
+    const spread = (/** @type {(number | null)[]} */ xs) => (xs.length > 1 ? ` [${xs.map((x) => fixed(x, 2)).join(' ')}]` : '');
+    lines.push(
+      `  ${s.label.padEnd(15)} req/s ${fixed(r.rps, 2)}${spread(r.rpsRounds)}  p99 ${fixed(r.p99, 2)}${spread(r.p99Rounds)}  window peak RSS ${fixed(r.peakRssOffMb, 0)} vs ${fixed(r.peakRssOnMb, 0)} MB`,
+    );
+  }
+  lines.push(
+    `  cold start ${c.startOffMs === null ? 'n/a' : Math.round(c.startOffMs)} vs ${c.startOnMs === null ? 'n/a' : Math.round(c.startOnMs)} ms; peak RSS over the run ${fixed(c.peakRssOffMb, 0)} vs ${fixed(c.peakRssOnMb, 0)} MB`,
+  );
+  return lines;
+}
