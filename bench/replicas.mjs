@@ -10,6 +10,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { blankEntry } from './interleave.mjs';
 import { coresUsed } from './machine.mjs';
 import { measureLoad } from './measure.mjs';
 import { ROOT } from './options.mjs';
@@ -205,18 +206,7 @@ function commandOf(cluster) {
 }
 
 /** @param {Cluster} cluster @returns {import('./run.mjs').TargetResult} */
-const blankEntry = (cluster) => ({
-  id: cluster.id,
-  label: cluster.label,
-  command: commandOf(cluster),
-  coldStartMs: null,
-  startForeignCpu: null,
-  startPeakRssKb: null,
-  peakRssKb: null,
-  loadPeakRssKb: null,
-  error: null,
-  scenarios: {},
-});
+const clusterEntry = (cluster) => blankEntry({ id: cluster.id, label: cluster.label, command: commandOf(cluster) });
 
 /**
  * @typedef {object} Live  a cluster while it runs
@@ -235,7 +225,7 @@ const blankEntry = (cluster) => ({
  */
 async function startCluster(cluster, config, redisUrl, options, live) {
   /** @type {Live} */
-  const one = { cluster, entry: blankEntry(cluster), servers: [], proxy: null, origin: '', results: {} };
+  const one = { cluster, entry: clusterEntry(cluster), servers: [], proxy: null, origin: '', results: {} };
   live.push(one);
   /** @type {number[]} */
   const ports = [];

@@ -11,7 +11,7 @@ import os from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { benchDurable, formatDurable } from './durable.mjs';
-import { interleaved } from './interleave.mjs';
+import { blankEntry, interleaved } from './interleave.mjs';
 import { cpuModel, LOADGEN, pinHarness } from './loadgen.mjs';
 import { foreignCpu, waitForQuiet } from './machine.mjs';
 import { measureLoad } from './measure.mjs';
@@ -80,18 +80,8 @@ async function benchTarget(target, scenarios, options, probe = FIRST_PAGE) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   /** @type {TargetResult} */
-  const entry = {
-    id: target.id,
-    label: target.label,
-    command: target.command,
-    coldStartMs: null,
-    startForeignCpu: null,
-    startPeakRssKb: null,
-    peakRssKb: null,
-    loadPeakRssKb: null,
-    error: null,
-    scenarios: {},
-  };
+  const entry = blankEntry(target);
+
   await quiet(options, `${target.label}: start`);
   log(`${target.label}: starting`);
   const server = startServer(target.id, target.args(port), undefined, { pinned: true });
