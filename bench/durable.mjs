@@ -4,14 +4,13 @@
 // benchDurable() with its own benchTarget(), quiet() and log(), and prints what comes back. See
 // bench/README.md.
 import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { interleaved } from './interleave.mjs';
 import { ROOT } from './options.mjs';
 import { freePort, logTail, startServer, stopServer, timeToFirstAnswer } from './processes.mjs';
-import { headersOf, SCENARIOS } from './scenarios.mjs';
+import { headersOf, SCENARIOS, send } from './scenarios.mjs';
 import { BENCH_CONFIG, sandboxArgs } from './targets.mjs';
 
 /** The small store, and the seed every durable row starts with (a data file's collections shadow it). */
@@ -61,21 +60,6 @@ const megabytes = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
  * @property {number} adoptMs    latency of the create that adopted the seed (its `adopt` line carries every record)
  */
 
-/** @param {string} origin @param {string} path @param {import('./scenarios.mjs').BenchRequest} request */
-function send(origin, path, request) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(origin + path, { method: request.method, headers: headersOf(request), agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.once('error', reject);
-    });
-    req.once('error', reject);
-    req.end(request.body);
-  });
-}
-
 /**
  * Starts the sandbox with `args`, waits for its first answer, runs `during`, stops it (with a long
  * grace: a stop flushes the log, and may wait for a compaction in progress).
@@ -87,7 +71,7 @@ async function runOnce(name, args, options, during) {
   const origin = `http://127.0.0.1:${port}`;
   const server = startServer(name, args(port));
   try {
-    await timeToFirstAnswer(server, { url: `${origin}/v1${PROBE}`, headers: headersOf(CREATE) }, options.startTimeout);
+    await timeToFirstAnswer(server, { url: `${origin}/v1${PROBE}`, headers: headersOf(CREATE.requests[0]) }, options.startTimeout);
     await during(origin);
   } catch (error) {
     throw new Error(`${name}: ${/** @type {Error} */ (error).message} ${logTail(server)}`, { cause: error });
@@ -214,7 +198,7 @@ function target(id, label, extra, shown) {
 function interleavedCreates(targets, options, hooks) {
   return interleaved(targets, [CREATE], options, hooks, {
     rounds: options.quick ? 1 : ROUNDS,
-    probe: { path: PROBE, headers: headersOf(CREATE) },
+    probe: { path: PROBE, headers: headersOf(CREATE.requests[0]) },
     stopGraceMs: 120_000,
   });
 }

@@ -4,7 +4,6 @@
 // with its own quiet() and log(), and prints what comes back. See bench/README.md.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { coresUsed } from './machine.mjs';
 import { measureLoad } from './measure.mjs';
 import { ROOT } from './options.mjs';
 import { freePort, logTail, memoryOf, startServer, stopServer, timeToFirstAnswer } from './processes.mjs';
-import { headersOf, SCENARIOS } from './scenarios.mjs';
+import { headersOf, SCENARIOS, send } from './scenarios.mjs';
 import { BENCH_CONFIG, sandboxArgs } from './targets.mjs';
 
 /** The comparison scenarios measured here (mixed: list, get, create, invalid create, no key). */
@@ -166,21 +165,6 @@ async function startRedis(binary, dir, options) {
       throw new Error(`redis-server did not answer PING within ${options.startTimeout} s: ${logTail(server) || '(no output)'}`);
     await sleep(20);
   }
-}
-
-/** @param {string} origin @param {string} path @param {import('./scenarios.mjs').BenchRequest} request */
-function send(origin, path, request) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(origin + path, { method: request.method, headers: headersOf(request), agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.once('error', reject);
-    });
-    req.once('error', reject);
-    req.end(request.body);
-  });
 }
 
 /**

@@ -1,5 +1,6 @@
 // The load: each scenario is a list of requests autocannon cycles through, each with the status a
 // correct Pet Store server answers. Paths are relative to a target's basePath.
+import http from 'node:http';
 import { BENCH_KEY } from './targets.mjs';
 
 /**
@@ -74,4 +75,23 @@ export function headersOf(request) {
   if (!request.anonymous) headers.authorization = `Bearer ${BENCH_KEY}`;
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   return headers;
+}
+
+/**
+ * Sends one request outside the load (a probe, the create that makes a collection adopted) and
+ * answers its status and body. @param {string} origin @param {string} path @param {BenchRequest} request
+ * @returns {Promise<{ status: number, body: string }>}
+ */
+export function send(origin, path, request) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(origin + path, { method: request.method, headers: headersOf(request), agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.once('error', reject);
+    });
+    req.once('error', reject);
+    req.end(request.body);
+  });
 }
