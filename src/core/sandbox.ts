@@ -105,7 +105,10 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const tokens = new TokenStore();
   const limiter = new Limiter(config.plans, config.bans, backend.counters);
   const journal = new Journal(config.journalSize, journalRedaction(config, model));
-  const listeners: ((exchange: Exchange) => void)[] = [listenerOf(journal, clocks)];
+  // The journal's readers are the admin API and the console (and, on Redis, the other replicas'):
+  // with neither, nothing could ever read it, and it is not kept (an admin token takes a restart).
+  const journaled = config.adminToken !== null || config.redis.url !== null;
+  const listeners: ((exchange: Exchange) => void)[] = journaled ? [listenerOf(journal, clocks)] : [];
   const rules = new RuleStore();
   const workspaces = new Workspaces({
     registry: new WorkspaceRegistry(config.maxWorkspaces, configuredWorkspaces(config)),

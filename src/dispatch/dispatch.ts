@@ -1,7 +1,8 @@
 import type { Lookup, RecordStore } from '../store/record-store.js';
-import { SCOPE_FIELD } from '../vocabulary/record.js';
+import { SCOPE_FIELD, type Row } from '../vocabulary/record.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody } from '../vocabulary/errors.js';
+import { recordJson } from '../vocabulary/json-text.js';
 import type { Responded, SandboxResponse } from '../vocabulary/exchange.js';
 import { wrapPage } from './envelope.js';
 import { applyPatch } from './apply-patch.js';
@@ -38,7 +39,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     const row = await store.create(workspace, resource, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
     const headers: Record<string, string> = {};
     if (binding.itemPath) headers.location = ctx.basePath + itemUrl(binding, input.path, row.id);
-    return changed(answer(binding, binding.successStatus, forAnswer(binding, row), headers), `created ${resource}/${row.id}`);
+    return changed(answer(binding, binding.successStatus, shown(binding, row), headers), `created ${resource}/${row.id}`);
   }
   const id = Number(binding.idParam === undefined ? NaN : input.path[binding.idParam]);
   // A miss is a 404 where the document says one can happen. Where it declares no 404 (nor `4XX`
@@ -50,7 +51,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable)), ctx.now, true);
     if (record === undefined) return ctx.generatedAnswer();
     const row = await store.put(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
-    return changed(answer(binding, binding.successStatus, forAnswer(binding, row)), `created ${resource}/${row.id}`);
+    return changed(answer(binding, binding.successStatus, shown(binding, row)), `created ${resource}/${row.id}`);
   }
   if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound(binding, resource, input, ctx);
   let found: Lookup;
@@ -74,7 +75,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     found = updated;
   }
   if (found.kind === 'not-found') return notFound(binding, resource, input, ctx);
-  const answered = answer(binding, binding.successStatus, forAnswer(binding, found.row));
+  const answered = answer(binding, binding.successStatus, shown(binding, found.row));
   return action === 'read' ? answered : changed(answered, `${PAST[action]} ${resource}/${id}`);
 }
 
@@ -111,6 +112,13 @@ function notFound(binding: ResolvedBinding, resource: string, input: ValidInput,
   return { status: 404, headers: {}, body: errorBody('resource_not_found', `No ${resource} record has id ${id}`) };
 }
 
+/** A row as the operation answers it, its JSON text made once for every answer that shows it. */
+function shown(binding: ResolvedBinding, row: Row): Readonly<Record<string, unknown>> {
+  const body = forAnswer(binding, row);
+  recordJson(body);
+  return body;
+}
+
 /** An answer that changed the store, with the change as the journal names it (`created pets/17`). */
 const changed = (response: SandboxResponse, change: string): Responded => ({ ...response, change });
 
@@ -144,7 +152,7 @@ async function list(
   const next = page.nextAfter !== undefined && binding.afterParam ? nextUrl(ctx, binding, input.path, page.nextAfter) : undefined;
   if (next !== undefined) headers.link = `<${next}>; rel="next"`;
   const items: Readonly<Record<string, unknown>>[] = [];
-  for (const row of page.items) items.push(forAnswer(binding, row));
+  for (const row of page.items) items.push(shown(binding, row));
   if (!envelope) return answer(binding, binding.successStatus, items, headers);
   const base = ctx.generatedAnswer().body;
   return answer(

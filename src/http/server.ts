@@ -62,9 +62,9 @@ export function createSandboxServer(sandbox: Sandbox): Server {
   const handle = createNodeHandler(sandbox, held);
   // The latest request on each connection and its answer: a parse error in a later, pipelined
   // request must not overtake that answer.
-  const latest = new WeakMap<Socket, { readonly req: IncomingMessage; readonly answered: Promise<void> }>();
+  const latest = new WeakMap<Socket, { readonly req: IncomingMessage; readonly res: ServerResponse }>();
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    latest.set(req.socket, { req, answered: new Promise((resolve) => res.once('close', resolve)) });
+    latest.set(req.socket, { req, res });
     handle(req, res);
   };
   const server = createServer(
@@ -95,7 +95,7 @@ export function createSandboxServer(sandbox: Sandbox): Server {
     const previous = latest.get(socket);
     // A request still arriving owns the error (a broken chunk in its body): answer at once. One
     // fully received is being answered: the error is in the next request, so wait for that answer.
-    if (previous?.req.complete) void previous.answered.then(() => rawError(socket, code, message));
+    if (previous?.req.complete && !previous.res.writableFinished) previous.res.once('close', () => rawError(socket, code, message));
     else rawError(socket, code, message);
   });
   return server;

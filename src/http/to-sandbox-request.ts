@@ -27,7 +27,9 @@ const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+(?::[0-9]*)?$|^\[
 /** What makes a request unacceptable as HTTP before any API rule is applied, or undefined. */
 function malformation(req: IncomingMessage): SandboxRequest['malformed'] {
   if (req.httpVersionMajor !== 1) return { code: 'malformed_request', message: `HTTP/${req.httpVersion} is not served; use HTTP/1.1` };
-  const hosts = req.rawHeaders.filter((_, i) => i % 2 === 0 && req.rawHeaders[i]?.toLowerCase() === 'host').length;
+  let hosts = 0;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if ((raw[i] as string).length === 4 && (raw[i] as string).toLowerCase() === 'host') hosts++;
   // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request with no Host, several, or an invalid one.
   if (req.httpVersionMinor >= 1 && hosts === 0) return { code: 'malformed_request', message: 'The Host header is missing' };
   if (hosts > 1) return { code: 'malformed_request', message: 'The Host header is given more than once' };
@@ -66,18 +68,22 @@ function target(url: string): { path: string; query: string } {
 /** The plain request record the core works on, from Node's request (also Express's). */
 export function toSandboxRequest(req: IncomingMessage): SandboxRequest {
   const headers: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>;
-  for (const [name, value] of Object.entries(req.headers)) {
+  const given = req.headers;
+  for (const name in given) {
+    const value = given[name];
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   let read: Promise<BodyRead> | undefined;
   const malformed = malformation(req);
-  return {
+  const { path, query } = target(req.url ?? '/');
+  const request: SandboxRequest = {
     id: randomUUID(),
     method: (req.method ?? 'GET').toUpperCase(),
-    ...target(req.url ?? '/'),
+    path,
+    query,
     headers,
     clientAddress: req.socket.remoteAddress ?? 'unknown',
-    ...(malformed ? { malformed } : {}),
     readBody: (limit) => (read ??= readBody(req, limit)),
   };
+  return malformed ? { ...request, malformed } : request;
 }

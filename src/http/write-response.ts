@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { jsonText } from '../vocabulary/json-text.js';
 import type { Delivery, ResponseStream, SandboxResponse } from '../vocabulary/exchange.js';
 import { afterDelay, perform, type HeldConnections } from './deliver.js';
 
@@ -56,7 +57,7 @@ function writeStream(res: ServerResponse, response: SandboxResponse, stream: Res
 
 function writeWhole(res: ServerResponse, response: SandboxResponse, method: string): void {
   // A body encoded for its media type (XML, text, bytes) goes as it is; any other is JSON.
-  const payload = response.encoded ?? (response.body === undefined ? undefined : JSON.stringify(response.body));
+  const payload = response.encoded ?? (response.body === undefined ? undefined : jsonText(response.body));
   const flat: string[] = [];
   for (const name in response.headers) flat.push(name, response.headers[name] as string);
   if (payload !== undefined) flat.push('content-length', String(Buffer.byteLength(payload)));
@@ -77,7 +78,7 @@ function deliver(
       writeWhole(res, response, method);
       return;
     }
-    const encoded = response.encoded ?? (response.body === undefined ? undefined : JSON.stringify(response.body));
+    const encoded = response.encoded ?? (response.body === undefined ? undefined : jsonText(response.body));
     const head: string[] = [];
     for (const name in response.headers) head.push(name, response.headers[name] as string);
     const payload =

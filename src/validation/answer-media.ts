@@ -20,6 +20,7 @@ interface AnswerPlan {
 }
 
 const plans = new WeakMap<OperationSpec, AnswerPlan>();
+const NO_CONTENT: readonly MediaSpec[] = [];
 
 function planOf(op: OperationSpec): AnswerPlan {
   let plan = plans.get(op);
@@ -35,6 +36,14 @@ function planOf(op: OperationSpec): AnswerPlan {
     plans.set(op, plan);
   }
   return plan;
+}
+
+/** The media type keys of a declared content list, listed once (the same array each time: `chooseMediaType` remembers by it). */
+const keyLists = new WeakMap<readonly MediaSpec[], readonly string[]>();
+function keysOf(declared: readonly MediaSpec[]): readonly string[] {
+  let keys = keyLists.get(declared);
+  if (keys === undefined) keyLists.set(declared, (keys = declared.map((m) => m.mediaType)));
+  return keys;
 }
 
 /**
@@ -54,6 +63,18 @@ export function notAcceptable(op: OperationSpec, accept: string | undefined): Er
 
 /** The header value for a chosen type: JSON and text say UTF-8 unless the key names a charset. */
 function headerValue(chosen: string): string {
+  // A type a document declares (or, for a wildcard key, one Accept names): a handful, each worked out once.
+  let value = headerValues.get(chosen);
+  if (value === undefined) {
+    if (headerValues.size >= HEADER_VALUES_KEPT) headerValues.clear();
+    headerValues.set(chosen, (value = contentTypeOf(chosen)));
+  }
+  return value;
+}
+const headerValues = new Map<string, string>();
+const HEADER_VALUES_KEPT = 256;
+
+function contentTypeOf(chosen: string): string {
   const kind = mediaKind(chosen);
   const named = chosen.includes(';') ? chosen.replace(/\s*;\s*/g, '; ') : chosen;
   if (/;\s*charset=/i.test(chosen)) return named;
@@ -75,11 +96,11 @@ const bytesOf = (text: string): Buffer => Buffer.from(text, /[\u0100-\uffff]/.te
  */
 export function encodeAnswer(document: unknown, op: OperationSpec, response: SandboxResponse, accept: string | undefined): EncodedAnswer {
   if (response.body === undefined || response.encoded !== undefined) return { response, contentType: undefined };
-  const declared = planOf(op).byStatus(response.status)?.content ?? [];
+  const declared = planOf(op).byStatus(response.status)?.content ?? NO_CONTENT;
   const own = response.headers['content-type'];
   const ownKey = own === undefined ? undefined : declared.find((m) => essence(m.mediaType) === essence(own))?.mediaType;
   if (own !== undefined && ownKey === undefined) return encode(document, declared, response, own, undefined);
-  const keys = declared.map((m) => m.mediaType);
+  const keys = keysOf(declared);
   let chosen: string | undefined;
   if (own === undefined && response.status >= 400) chosen = keys.find((k) => isJsonType(k));
   else if (ownKey !== undefined && accept === undefined) chosen = ownKey;

@@ -30,8 +30,8 @@ export function parseQuery(raw: string): QueryParse {
     let name: string;
     let value: string;
     try {
-      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
+      name = decodeForm(rawName);
+      value = decodeForm(rawValue);
     } catch {
       return { ok: false };
     }
@@ -41,6 +41,12 @@ export function parseQuery(raw: string): QueryParse {
     if (rawValue.includes('+')) (plus ??= new Set()).add(name);
   }
   return { ok: true, values, plusKept: plus ? plusKeptValues(raw, plus) : NONE };
+}
+
+/** A form-encoded name or value decoded (`+` is a space); most need neither step. Throws on broken percent-encoding. */
+function decodeForm(raw: string): string {
+  const spaced = raw.includes('+') ? raw.replace(/\+/g, ' ') : raw;
+  return spaced.includes('%') ? decodeURIComponent(spaced) : spaced;
 }
 
 /** Every value of the given names, decoded with `+` kept (the pairs decoded once already: no error here). */

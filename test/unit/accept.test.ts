@@ -29,6 +29,17 @@ describe('chooseMediaType (RFC 9110 §12.5.1)', () => {
     expect(chooseMediaType(declared, accept)).toBe(expected);
   });
 
+  it('answers the same for a list and an Accept asked again, past the values it remembers', () => {
+    // The choice is remembered per list and Accept value (a bounded number of them): asking again,
+    // after a flood of other values, gives the same answers as the first time.
+    const declared = ['application/json', 'application/xml'];
+    const first = ROWS.map(([, , accept]) => chooseMediaType(declared, accept));
+    for (let i = 0; i < 300; i++) expect(chooseMediaType(declared, `application/x-${i}`)).toBeUndefined();
+    expect(ROWS.map(([, , accept]) => chooseMediaType(declared, accept))).toEqual(first);
+    expect(chooseMediaType(declared, 'image/png')).toBeUndefined();
+    expect(chooseMediaType(declared, 'image/png')).toBeUndefined();
+  });
+
   it('reads q-values and skips malformed ranges', () => {
     expect(parseAccept('text/html;q=0.8, bad, application/json')).toEqual([
       { type: 'text', subtype: 'html', q: 0.8 },
