@@ -167,6 +167,9 @@ async function list(
 function itemUrl(binding: ResolvedBinding, path: Readonly<Record<string, unknown>>, id: number): string {
   const template = binding.itemPath ?? '';
   const last = template.lastIndexOf('{');
+  // Most item paths have the id as their only parameter (`/pets/{petId}`).
+  if (last !== -1 && template.indexOf('{') === last)
+    return template.slice(0, last) + String(id) + template.slice(template.indexOf('}', last) + 1);
   const filled = template.slice(0, last).replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])));
   return filled + template.slice(last).replace(/\{[^}]+\}/, String(id));
 }

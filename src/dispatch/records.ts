@@ -81,9 +81,20 @@ export function completeRecord(
 ): Record<string, unknown> | undefined {
   const pointer = binding.recordPointer;
   const { idProperty } = binding;
-  const record = Object.fromEntries(Object.entries({ ...base, ...written }).filter(([name]) => name !== idProperty));
+  // `{ ...base, ...written }` without the id, in one pass (on every create and replace).
+  const record: Record<string, unknown> = {};
+  for (const from of [base, written]) {
+    for (const name of Object.keys(from)) {
+      if (name === idProperty) continue;
+      // A body's own `__proto__` member is a field like any other, never the record's prototype.
+      if (name === '__proto__')
+        Object.defineProperty(record, name, { value: from[name], enumerable: true, writable: true, configurable: true });
+      else record[name] = from[name];
+    }
+  }
   if (pointer === undefined) return record;
-  const missing = [...binding.ownedFields].filter((name) => !Object.hasOwn(record, name));
+  const missing: string[] = [];
+  for (const name of binding.ownedFields) if (!Object.hasOwn(record, name)) missing.push(name);
   if (missing.length > 0) {
     const seed = createHash('sha256')
       .update(`${binding.operation.id}:${JSON.stringify(written)}`)
