@@ -7,6 +7,7 @@ import { exampleWarnings } from '../mock/example-check.js';
 import { buildApiModel } from '../openapi/build-model.js';
 import { readDocument } from '../openapi/load-document.js';
 import { loadFixtures, NO_FIXTURES, type FixtureDefinitions } from '../seeding/fixtures.js';
+import { loadXmlFor } from '../validation/xml-library.js';
 import type { Row } from '../vocabulary/record.js';
 import type { ApiModel } from '../vocabulary/operation.js';
 import type { StartupProgress } from './startup-progress.js';
@@ -28,6 +29,7 @@ export interface Served {
 export async function loadServed(config: SandboxConfig, number: number, onProgress?: (event: StartupProgress) => void): Promise<Served> {
   const loaded = await readDocument(config.spec, onProgress);
   const built = buildApiModel(loaded.document, loaded.locate);
+  await loadXmlFor(built);
   // Examples that break their own schemas are reported at start and set aside (unless the config
   // serves them). A large document's examples are checked when first served instead: compiling
   // every example's schema costs seconds on GitHub's description (measured), and an invalid one

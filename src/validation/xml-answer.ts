@@ -1,13 +1,15 @@
-import { XMLBuilder } from 'fast-xml-parser';
 import { isObject } from '../openapi/json-pointer.js';
 import { kindOf } from '../openapi/value-kind.js';
 import { properties } from './body-fields.js';
 import { itemName, schemaWithXml, type XmlHints } from './xml-body.js';
+import { xmlLibrary } from './xml-library.js';
 
 // fast-xml-parser 5 marks its builder deprecated in favour of fast-xml-builder, which it re-exports;
 // that package is not a direct dependency of ours, so the re-export is used.
-// eslint-disable-next-line @typescript-eslint/no-deprecated
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: false });
+let builder: { build(value: unknown): string } | undefined;
+const builderOf = (): NonNullable<typeof builder> =>
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  (builder ??= new (xmlLibrary().XMLBuilder)({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: false }));
 
 const qualified = (xml: XmlHints, name: string): string => (xml.prefix ? `${xml.prefix}:${name}` : name);
 
@@ -66,5 +68,5 @@ export function buildXml(document: unknown, schemaPointer: string | undefined, v
   const root = at
     ? qualified(at.xml, at.xml.name ?? componentName ?? (kindOf(document, at.pointer) === 'array' ? 'items' : 'root'))
     : 'root';
-  return `<?xml version="1.0" encoding="UTF-8"?>${builder.build({ [root]: toNode(document, schemaPointer, value, 0) })}`;
+  return `<?xml version="1.0" encoding="UTF-8"?>${builderOf().build({ [root]: toNode(document, schemaPointer, value, 0) })}`;
 }

@@ -1,8 +1,8 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { follow, isObject, type JsonObject } from '../openapi/json-pointer.js';
 import { kindOf } from '../openapi/value-kind.js';
 import { properties } from './body-fields.js';
 import { parseParameter } from './parse-parameter.js';
+import { xmlLibrary } from './xml-library.js';
 
 /** A schema's XML Object (OpenAPI 3.1 §4.8.26): how a value of it is named and placed in XML. */
 export interface XmlHints {
@@ -43,14 +43,16 @@ export function schemaWithXml(document: unknown, pointer: string): SchemaAt {
 export const itemName = (document: unknown, arrayPointer: string, fallback: string): string =>
   schemaWithXml(document, `${arrayPointer}/items`).xml.name ?? fallback;
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-});
+let parser: InstanceType<ReturnType<typeof xmlLibrary>['XMLParser']> | undefined;
+const parserOf = (): NonNullable<typeof parser> =>
+  (parser ??= new (xmlLibrary().XMLParser)({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+  }));
 
 export type XmlRead = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
@@ -65,9 +67,9 @@ export function readXml(document: unknown, schemaPointer: string | undefined, te
   if (/<!DOCTYPE/i.test(text)) return { ok: false, message: 'XML with a document type declaration is not accepted' };
   // Deprecated in favour of fast-xml-validator, which is not a dependency of ours (see xml-answer.ts).
   // eslint-disable-next-line @typescript-eslint/no-deprecated
-  const valid = XMLValidator.validate(text);
+  const valid = xmlLibrary().XMLValidator.validate(text);
   if (valid !== true) return { ok: false, message: `The request body is not well-formed XML (line ${valid.err.line})` };
-  const parsed: unknown = parser.parse(text);
+  const parsed: unknown = parserOf().parse(text);
   const rootKey = isObject(parsed) ? Object.keys(parsed).find((k) => !k.startsWith('?')) : undefined;
   if (rootKey === undefined || !isObject(parsed)) return { ok: false, message: 'The request body has no XML root element' };
   const root = parsed[rootKey];

@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BodyField } from '../../src/validation/body-fields.js';
 import { decodeForm } from '../../src/validation/form-body.js';
 import { parseMultipart } from '../../src/validation/multipart-body.js';
 import { buildXml } from '../../src/validation/xml-answer.js';
 import { readXml } from '../../src/validation/xml-body.js';
+import { loadXml } from '../../src/validation/xml-library.js';
+
+// A sandbox loads the XML library for a document that declares XML; these call it directly.
+beforeAll(loadXml);
 
 const field = (name: string, kind: BodyField['parameter']['kind'], extra: Partial<BodyField['parameter']> = {}): BodyField => ({
   name,
