@@ -8,6 +8,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY scripts/config-validator.mjs ./scripts/
 RUN npm run build
 
 FROM node:20-bookworm-slim AS runtime

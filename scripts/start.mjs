@@ -31,6 +31,8 @@ if (newestSource() > built) {
     stdio: 'inherit',
   });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  const { writeConfigValidator } = await import('./config-validator.mjs');
+  await writeConfigValidator();
   // tsc -b leaves its stamp alone when the sources changed only in time: mark the build as current.
   const now = new Date();
   utimesSync(stamp, now, now);

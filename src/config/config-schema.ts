@@ -1,5 +1,8 @@
 /** JSON Schema of a merged configuration: a config that fails it stops the start, naming the field. */
 
+/** How Ajv compiles it: every problem reported at once (here, and in the validator the build writes). */
+export const CONFIG_AJV_OPTIONS = { allErrors: true, code: { optimize: false } } as const;
+
 const count = { type: 'integer', minimum: 0 } as const;
 const plan = {
   type: 'object',

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { load as parseYaml } from 'js-yaml';
 import { parseFaultList } from '../faults/fault-spec.js';
 import { parseLatency } from '../faults/latency.js';
 import type { SandboxConfig } from './config.js';
-import { CONFIG_SCHEMA } from './config-schema.js';
+import { CONFIG_AJV_OPTIONS, CONFIG_SCHEMA } from './config-schema.js';
 import { DEFAULT_CONFIG } from './defaults.js';
 
 /** Command-line values, already named as config fields. */
@@ -100,14 +100,36 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
   const specChanged = [fromFile.spec, fromEnv.spec, fromFlags.spec].some((s) => s !== undefined);
   const defaults: Tree = specChanged ? { ...DEFAULT_CONFIG, fixtures: null } : { ...DEFAULT_CONFIG };
   const merged = merge(merge(merge(defaults, fromFile), fromEnv), fromFlags);
-  return deepFreeze(checkConfig(merged));
+  return deepFreeze(checkConfig(merged, await configValidator()));
+}
+
+type ConfigValidator = ValidateFunction;
+
+/** The config schema compiled now (Ajv's first compile in a process: about 80 ms). */
+function compiledValidator(): ConfigValidator {
+  const ajv = new Ajv(CONFIG_AJV_OPTIONS);
+  addFormats.default(ajv);
+  return ajv.compile(CONFIG_SCHEMA);
+}
+
+/** Where the build writes the validator as code (`scripts/config-validator.mjs`); a source checkout has none. */
+const GENERATED = './config-validator.js';
+let validator: Promise<ConfigValidator> | undefined;
+
+/**
+ * The config's validator: the one the build wrote as code (same schema, same options), loaded, or,
+ * running from the sources, compiled. The build writes it after compiling; a start never uses one
+ * older than the schema (`npm start` builds both when a source changed).
+ */
+function configValidator(): Promise<ConfigValidator> {
+  return (validator ??= import(GENERATED).then(
+    (module: { default: ConfigValidator }) => module.default,
+    () => compiledValidator(),
+  ));
 }
 
 /** Validates a merged configuration tree and checks that its parts agree. */
-export function checkConfig(tree: Tree): SandboxConfig {
-  const ajv = new Ajv({ allErrors: true, code: { optimize: false } });
-  addFormats.default(ajv);
-  const validate = ajv.compile(CONFIG_SCHEMA);
+export function checkConfig(tree: Tree, validate: ConfigValidator = compiledValidator()): SandboxConfig {
   if (!validate(tree)) {
     const problems = (validate.errors ?? []).map((e) => {
       const field = e.instancePath.slice(1).replace(/\//g, '.') || '(top level)';
