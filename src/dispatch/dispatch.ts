@@ -39,7 +39,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     const row = await store.create(workspace, resource, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
     const headers: Record<string, string> = {};
     if (binding.itemPath) headers.location = ctx.basePath + itemUrl(binding, input.path, row.id);
-    return changed(answer(binding, binding.successStatus, shown(binding, row), headers), `created ${resource}/${row.id}`);
+    return changed(answer(binding, binding.successStatus, forAnswer(binding, row), headers), `created ${resource}/${row.id}`);
   }
   const id = Number(binding.idParam === undefined ? NaN : input.path[binding.idParam]);
   // A miss is a 404 where the document says one can happen. Where it declares no 404 (nor `4XX`
@@ -51,7 +51,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable)), ctx.now, true);
     if (record === undefined) return ctx.generatedAnswer();
     const row = await store.put(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
-    return changed(answer(binding, binding.successStatus, shown(binding, row)), `created ${resource}/${row.id}`);
+    return changed(answer(binding, binding.successStatus, forAnswer(binding, row)), `created ${resource}/${row.id}`);
   }
   if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound(binding, resource, input, ctx);
   let found: Lookup;
@@ -75,7 +75,8 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     found = updated;
   }
   if (found.kind === 'not-found') return notFound(binding, resource, input, ctx);
-  const answered = answer(binding, binding.successStatus, shown(binding, found.row));
+  // A read keeps the record's text for the next read; a write's new record is serialised once, by the edge.
+  const answered = answer(binding, binding.successStatus, action === 'read' ? shown(binding, found.row) : forAnswer(binding, found.row));
   return action === 'read' ? answered : changed(answered, `${PAST[action]} ${resource}/${id}`);
 }
 
@@ -112,7 +113,7 @@ function notFound(binding: ResolvedBinding, resource: string, input: ValidInput,
   return { status: 404, headers: {}, body: errorBody('resource_not_found', `No ${resource} record has id ${id}`) };
 }
 
-/** A row as the operation answers it, its JSON text made once for every answer that shows it. */
+/** A row as a read answers it, its JSON text made once for every read that shows it. */
 function shown(binding: ResolvedBinding, row: Row): Readonly<Record<string, unknown>> {
   const body = forAnswer(binding, row);
   recordJson(body);
