@@ -23,6 +23,7 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
  * @property {number} durableSize    pets in the durable rows' large store (1,000,000; quick: 100,000)
  * @property {boolean} replicas      run the replica rows: Understudy on Redis, one replica and two (BENCH_REPLICAS=0 skips them)
  * @property {boolean} capabilities  run the capabilities-off comparison (BENCH_CAPABILITIES=0 skips it)
+ * @property {number} rounds        interleaved rounds of the main comparison (BENCH_ROUNDS; 1: each target alone, in turn)
  */
 
 /** @param {string | undefined} raw @param {number} fallback @param {string} name */
@@ -58,6 +59,7 @@ export function readOptions(env = process.env, argv = process.argv.slice(2)) {
     quietWait: env.BENCH_QUIET_WAIT === '0' ? 0 : seconds(env.BENCH_QUIET_WAIT, quick ? 0 : 60, 'BENCH_QUIET_WAIT'),
     retries: env.BENCH_RETRIES === '0' ? 0 : Math.round(seconds(env.BENCH_RETRIES, quick ? 0 : 2, 'BENCH_RETRIES')),
     baseline,
+    rounds: Math.round(seconds(env.BENCH_ROUNDS, quick ? 1 : 3, 'BENCH_ROUNDS')),
     durable: env.BENCH_DURABLE !== '0',
     durableSize: quick ? 100_000 : 1_000_000,
     replicas: env.BENCH_REPLICAS !== '0',

@@ -326,7 +326,8 @@ async function main() {
     throw new Error('dist/cli/main.js is missing: run npm run build first (npm run bench does)');
   const wrk = LOADGEN.kind === 'wrk';
   log(
-    `${options.quick ? 'quick run: ' : ''}${wrk ? Math.ceil(options.duration) : options.duration} s per scenario after ${wrk ? Math.max(1, Math.ceil(options.warmup)) : options.warmup} s of warm-up, ${options.connections} connections`,
+    `${options.quick ? 'quick run: ' : ''}${wrk ? Math.ceil(options.duration) : options.duration} s per scenario after ${wrk ? Math.max(1, Math.ceil(options.warmup)) : options.warmup} s of warm-up, ${options.connections} connections` +
+      (options.rounds > 1 ? `; the comparison in ${options.rounds} interleaved rounds, each row its median` : ''),
   );
   log(
     `load generator: ${LOADGEN.kind}${LOADGEN.version ? ` ${LOADGEN.version}` : ''}${LOADGEN.reason ? ` (${LOADGEN.reason})` : ''}; ${LOADGEN.pinning}`,
@@ -338,8 +339,22 @@ async function main() {
   const targets = options.baseline
     ? [TARGETS[0], baselineTarget(options.baseline, revisionOf(options.baseline)), ...TARGETS.slice(1)]
     : TARGETS;
-  for (const target of targets.filter((t) => !options.targets || options.targets.includes(t.id))) {
-    compare.push(await benchTarget(target, SCENARIOS, options));
+  const compared = targets.filter((t) => !options.targets || options.targets.includes(t.id));
+  if (options.rounds > 1) {
+    // Every target up at once, each scenario measured on each in turn, the median of the rounds: a
+    // ratio to the ceiling or to Prism then compares runs seconds apart, not minutes (on a shared
+    // machine the ceiling alone moved by half between two runs an hour apart).
+    compare.push(
+      ...(await interleaved(
+        compared,
+        SCENARIOS,
+        options,
+        { quiet, log },
+        { rounds: options.rounds, probe: { path: FIRST_PAGE, headers: AUTH } },
+      )),
+    );
+  } else {
+    for (const target of compared) compare.push(await benchTarget(target, SCENARIOS, options));
   }
 
   // Capabilities off against on: both up at once, interleaved rounds (interleave.mjs).
