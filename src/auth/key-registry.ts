@@ -1,5 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { KeyConfig } from '../config/config.js';
+import { remembered } from '../vocabulary/remembered.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 
 export interface ApiKeyRecord {
@@ -23,17 +24,7 @@ const digest = (secret: string): string => hash('sha256', secret, 'hex');
  * hashing it each time was 2% of a request. Bounded (cleared when full), so a flood of made-up keys
  * costs a hash each, as before, and holds no more than this many in memory.
  */
-const presented = new Map<string, string>();
-const PRESENTED_KEPT = 1024;
-function presentedDigest(secret: string): string {
-  let known = presented.get(secret);
-  if (known === undefined) {
-    known = digest(secret);
-    if (presented.size >= PRESENTED_KEPT) presented.clear();
-    presented.set(secret, known);
-  }
-  return known;
-}
+const presentedDigest = remembered(1024, digest);
 
 /**
  * The keys the sandbox accepts and the plan each belongs to. Keys (and basic passwords) are kept

@@ -103,10 +103,8 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
   return deepFreeze(checkConfig(merged, await configValidator()));
 }
 
-type ConfigValidator = ValidateFunction;
-
 /** The config schema compiled now (Ajv's first compile in a process: about 80 ms). */
-function compiledValidator(): ConfigValidator {
+function compiledValidator(): ValidateFunction {
   const ajv = new Ajv(CONFIG_AJV_OPTIONS);
   addFormats.default(ajv);
   return ajv.compile(CONFIG_SCHEMA);
@@ -114,22 +112,22 @@ function compiledValidator(): ConfigValidator {
 
 /** Where the build writes the validator as code (`scripts/config-validator.mjs`); a source checkout has none. */
 const GENERATED = './config-validator.js';
-let validator: Promise<ConfigValidator> | undefined;
+let validator: Promise<ValidateFunction> | undefined;
 
 /**
  * The config's validator: the one the build wrote as code (same schema, same options), loaded, or,
  * running from the sources, compiled. The build writes it after compiling; a start never uses one
  * older than the schema (`npm start` builds both when a source changed).
  */
-function configValidator(): Promise<ConfigValidator> {
+function configValidator(): Promise<ValidateFunction> {
   return (validator ??= import(GENERATED).then(
-    (module: { default: ConfigValidator }) => module.default,
+    (module: { default: ValidateFunction }) => module.default,
     () => compiledValidator(),
   ));
 }
 
 /** Validates a merged configuration tree and checks that its parts agree. */
-export function checkConfig(tree: Tree, validate: ConfigValidator = compiledValidator()): SandboxConfig {
+export function checkConfig(tree: Tree, validate: ValidateFunction = compiledValidator()): SandboxConfig {
   if (!validate(tree)) {
     const problems = (validate.errors ?? []).map((e) => {
       const field = e.instancePath.slice(1).replace(/\//g, '.') || '(top level)';

@@ -1,3 +1,4 @@
+import { remembered } from '../vocabulary/remembered.js';
 import { essence, isJsonType } from './media-type.js';
 
 /** One media range of an `Accept` header (RFC 9110 §12.5.1). */
@@ -69,24 +70,14 @@ function concrete(declared: string, ranges: readonly MediaRange[]): string {
  * wildcard key is made concrete from `Accept` (or JSON for `*\/*`).
  */
 export function chooseMediaType(declared: readonly string[], accept: string | undefined): string | undefined {
-  // Asked on every request, of the same few lists and Accept values: worked out once per pair.
+  // Asked on every request, of the same few lists and Accept values: worked out once per pair
+  // (64 Accept values per list; a list is an operation's, read once: the same array every time).
   let chosen = choices.get(declared);
-  if (chosen === undefined) choices.set(declared, (chosen = new Map<string, string>()));
-  const header = accept ?? '';
-  const known = chosen.get(header);
-  if (known !== undefined) return known === NONE ? undefined : known;
-  const choice = choose(declared, accept);
-  if (chosen.size >= CHOICES_KEPT) chosen.clear();
-  chosen.set(header, choice ?? NONE);
-  return choice;
+  if (chosen === undefined) choices.set(declared, (chosen = remembered(64, (header) => choose(declared, header))));
+  return chosen(accept ?? '');
 }
 
-/** A list's choices by Accept value (a list is an operation's, read once: the same array every time). */
-const choices = new WeakMap<readonly string[], Map<string, string>>();
-/** Most Accept values remembered per list: what clients send is a handful, what an attacker sends is not. */
-const CHOICES_KEPT = 64;
-/** Remembered for an Accept that rules out every type (no media type is empty). */
-const NONE = '';
+const choices = new WeakMap<readonly string[], (accept: string) => string | undefined>();
 
 function choose(declared: readonly string[], accept: string | undefined): string | undefined {
   const ranges = parseAccept(accept);

@@ -1,5 +1,6 @@
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
+import { remembered } from '../vocabulary/remembered.js';
 import type { MediaSpec, OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
 import { chooseMediaType } from './accept.js';
 import { essence, isJsonType, mediaKind } from './media-type.js';
@@ -61,18 +62,11 @@ export function notAcceptable(op: OperationSpec, accept: string | undefined): Er
   );
 }
 
-/** The header value for a chosen type: JSON and text say UTF-8 unless the key names a charset. */
-function headerValue(chosen: string): string {
-  // A type a document declares (or, for a wildcard key, one Accept names): a handful, each worked out once.
-  let value = headerValues.get(chosen);
-  if (value === undefined) {
-    if (headerValues.size >= HEADER_VALUES_KEPT) headerValues.clear();
-    headerValues.set(chosen, (value = contentTypeOf(chosen)));
-  }
-  return value;
-}
-const headerValues = new Map<string, string>();
-const HEADER_VALUES_KEPT = 256;
+/**
+ * The header value for a chosen type: JSON and text say UTF-8 unless the key names a charset. A type a
+ * document declares (or, for a wildcard key, one Accept names): a handful, each worked out once.
+ */
+const headerValue = remembered(256, (chosen) => contentTypeOf(chosen));
 
 function contentTypeOf(chosen: string): string {
   const kind = mediaKind(chosen);

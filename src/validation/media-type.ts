@@ -1,5 +1,6 @@
 import contentType from 'content-type';
 import type { MediaSpec } from '../vocabulary/operation.js';
+import { remembered } from '../vocabulary/remembered.js';
 
 /** How a body of a media type is read and written. */
 export type MediaKind = 'json' | 'form' | 'multipart' | 'xml' | 'text' | 'binary';
@@ -15,21 +16,11 @@ export type MediaMatch =
     }
   | { readonly ok: false; readonly message: string };
 
-const essences = new Map<string, string>();
-/** Most media types whose essence is remembered: what clients send is a handful, what an attacker sends is not. */
-const ESSENCES_KEPT = 256;
-
-/** A media type without its parameters, in lower case: `application/json;charset=utf-8` → `application/json`. */
-export function essence(mediaType: string): string {
-  // Read on every request with a body or an Accept header, a few times over: worked out once per type.
-  let known = essences.get(mediaType);
-  if (known === undefined) {
-    known = (mediaType.split(';')[0] ?? '').trim().toLowerCase();
-    if (essences.size >= ESSENCES_KEPT) essences.clear();
-    essences.set(mediaType, known);
-  }
-  return known;
-}
+/**
+ * A media type without its parameters, in lower case: `application/json;charset=utf-8` → `application/json`.
+ * Read on every request with a body or an Accept header, a few times over: worked out once per type.
+ */
+export const essence = remembered(256, (mediaType) => (mediaType.split(';')[0] ?? '').trim().toLowerCase());
 
 /** JSON, and every structured-syntax `+json` type (RFC 6839 §3.1): `application/vnd.api+json`, `application/problem+json`. */
 export const isJsonType = (type: string): boolean => {
