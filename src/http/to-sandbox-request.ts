@@ -1,25 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { BodyRead, SandboxRequest } from '../vocabulary/exchange.js';
-
-// raw-body (with its charset tables) is loaded on the first body read, not at start-up.
-let rawBody: Promise<{ default: typeof import('raw-body') }> | undefined;
-
-/** Reads a request body up to `limit` bytes; a longer one is refused before it is all read. */
-async function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
-  const declared = req.headers['content-length'];
-  try {
-    const { default: getRawBody } = await (rawBody ??= import('raw-body'));
-    const bytes = await getRawBody(req, { limit, length: declared });
-    return { kind: 'ok', bytes };
-  } catch (error) {
-    const type = (error as { type?: string }).type;
-    if (type === 'entity.too.large') return { kind: 'too-large', limit };
-    if (type === 'request.size.invalid') return { kind: 'invalid', reason: 'the body is not as long as Content-Length says' };
-    if (type === 'request.aborted') return { kind: 'invalid', reason: 'the client stopped sending the body' };
-    return { kind: 'invalid', reason: 'the body could not be read' };
-  }
-}
+import { readBody } from './read-body.js';
 
 // RFC 9110 §7.2 / RFC 3986 §3.2.2: a host (reg-name, IPv4 or bracketed IPv6) and an optional port.
 const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+(?::[0-9]*)?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]*)?$/;
