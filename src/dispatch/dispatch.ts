@@ -39,7 +39,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     const row = await store.create(workspace, resource, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
     const headers: Record<string, string> = {};
     if (binding.itemPath) headers.location = ctx.basePath + itemUrl(binding, input.path, row.id);
-    return changed(answer(binding, binding.successStatus, forAnswer(binding, row), headers), `created ${resource}/${row.id}`);
+    return answer(binding, binding.successStatus, forAnswer(binding, row), headers, `created ${resource}/${row.id}`);
   }
   const id = Number(binding.idParam === undefined ? NaN : input.path[binding.idParam]);
   // A miss is a 404 where the document says one can happen. Where it declares no 404 (nor `4XX`
@@ -51,7 +51,7 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
     const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable)), ctx.now, true);
     if (record === undefined) return ctx.generatedAnswer();
     const row = await store.put(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
-    return changed(answer(binding, binding.successStatus, forAnswer(binding, row)), `created ${resource}/${row.id}`);
+    return answer(binding, binding.successStatus, forAnswer(binding, row), {}, `created ${resource}/${row.id}`);
   }
   if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound(binding, resource, input, ctx);
   let found: Lookup;
@@ -76,15 +76,19 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
   }
   if (found.kind === 'not-found') return notFound(binding, resource, input, ctx);
   // A read keeps the record's text for the next read; a write's new record is serialised once, by the edge.
-  const answered = answer(binding, binding.successStatus, action === 'read' ? shown(binding, found.row) : forAnswer(binding, found.row));
-  return action === 'read' ? answered : changed(answered, `${PAST[action]} ${resource}/${id}`);
+  if (action === 'read') return answer(binding, binding.successStatus, shown(binding, found.row));
+  return answer(binding, binding.successStatus, forAnswer(binding, found.row), {}, `${PAST[action]} ${resource}/${id}`);
 }
 
-/** The operation's answer: its body in the operation's media type, none on a 204 or where it declares none. */
-function answer(binding: ResolvedBinding, status: number, body: unknown, headers: Record<string, string> = {}): SandboxResponse {
+/**
+ * The operation's answer: its body in the operation's media type, none on a 204 or where it declares
+ * none; with the change it made to the store, if any, as the journal names it (`created pets/17`).
+ */
+function answer(binding: ResolvedBinding, status: number, body: unknown, headers: Record<string, string> = {}, change?: string): Responded {
   const { mediaType } = binding;
-  if (mediaType === undefined || status === 204) return { status, headers };
-  return { status, headers: mediaType === 'application/json' ? headers : { ...headers, 'content-type': mediaType }, body };
+  if (mediaType === undefined || status === 204) return change === undefined ? { status, headers } : { status, headers, change };
+  const typed = mediaType === 'application/json' ? headers : { ...headers, 'content-type': mediaType };
+  return change === undefined ? { status, headers: typed, body } : { status, headers: typed, body, change };
 }
 
 /**
@@ -119,9 +123,6 @@ function shown(binding: ResolvedBinding, row: Row): Readonly<Record<string, unkn
   recordJson(body);
   return body;
 }
-
-/** An answer that changed the store, with the change as the journal names it (`created pets/17`). */
-const changed = (response: SandboxResponse, change: string): Responded => ({ ...response, change });
 
 async function list(
   binding: ResolvedBinding,

@@ -3,7 +3,7 @@ import { isObject } from '../openapi/json-pointer.js';
 import { satisfies } from '../mock/document-schemas.js';
 import { fakeFromSchema } from '../mock/schema-faker.js';
 import { seededFaker } from '../mock/seeded-faker.js';
-import { SCOPE_FIELD, type Row } from '../vocabulary/record.js';
+import { copyFields, SCOPE_FIELD, type Row } from '../vocabulary/record.js';
 import type { ResolvedBinding } from './resolve-binding.js';
 
 /** Records between the store and the answer: as the document shows them, and as they are stored. */
@@ -83,15 +83,8 @@ export function completeRecord(
   const { idProperty } = binding;
   // `{ ...base, ...written }` without the id, in one pass (on every create and replace).
   const record: Record<string, unknown> = {};
-  for (const from of [base, written]) {
-    for (const name of Object.keys(from)) {
-      if (name === idProperty) continue;
-      // A body's own `__proto__` member is a field like any other, never the record's prototype.
-      if (name === '__proto__')
-        Object.defineProperty(record, name, { value: from[name], enumerable: true, writable: true, configurable: true });
-      else record[name] = from[name];
-    }
-  }
+  copyFields(record, base, idProperty);
+  copyFields(record, written, idProperty);
   if (pointer === undefined) return record;
   const missing: string[] = [];
   for (const name of binding.ownedFields) if (!Object.hasOwn(record, name)) missing.push(name);
@@ -103,5 +96,7 @@ export function completeRecord(
     const generated = fakeFromSchema(document, pointer, seededFaker(seed, new Date('2026-01-01T00:00:00Z')));
     for (const name of missing) if (isObject(generated) && Object.hasOwn(generated, name)) record[name] = generated[name];
   }
-  return satisfies(document, pointer, { ...record, [idProperty]: 1 }) ? record : undefined;
+  const probe: Record<string, unknown> = { [idProperty]: 1 };
+  copyFields(probe, record);
+  return satisfies(document, pointer, probe) ? record : undefined;
 }

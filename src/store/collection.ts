@@ -1,4 +1,4 @@
-import type { Row } from '../vocabulary/record.js';
+import { copyFields, type Row } from '../vocabulary/record.js';
 import { firstAfter, paginate, type Page, type PageQuery } from './paging.js';
 import type { Lookup } from './record-store.js';
 
@@ -48,7 +48,7 @@ export class Collection {
   create(fields: Readonly<Record<string, unknown>>): Row {
     // An id taken by a record put under it (PUT to a new id) is skipped: ids are never reused.
     while (this.index.has(this.nextId)) this.nextId++;
-    const row: Row = { id: this.nextId++, ...withoutId(fields) };
+    const row = rowOf(this.nextId++, fields);
     // Rows stay in id order: at the end, unless a record was put under a higher id.
     if ((this.rows.at(-1)?.id ?? 0) < row.id) this.rows.push(row);
     else this.rows.splice(this.positionOf(row.id), 0, row);
@@ -59,7 +59,7 @@ export class Collection {
   replace(id: number, fields: Readonly<Record<string, unknown>>): Replacement {
     const before = this.index.get(id);
     if (!before) return { kind: 'not-found' };
-    const row: Row = { id, ...withoutId(fields) };
+    const row = rowOf(id, fields);
     this.rows[this.positionOf(id)] = row;
     this.index.set(id, row);
     return { kind: 'found', row, before };
@@ -68,7 +68,7 @@ export class Collection {
   /** Stores a record under `id`, replacing one that has it or adding it (PUT, RFC 9110 §9.3.4). */
   put(id: number, fields: Readonly<Record<string, unknown>>): { readonly row: Row; readonly before: Row | undefined } {
     const before = this.index.get(id);
-    const row: Row = { id, ...withoutId(fields) };
+    const row = rowOf(id, fields);
     this.restore(row);
     return { row, before };
   }
@@ -101,7 +101,9 @@ export class Collection {
   }
 }
 
-function withoutId(fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const { id: _ignored, ...rest } = fields;
-  return rest;
+/** A row: the id, then every field but a client-sent `id`. */
+function rowOf(id: number, fields: Readonly<Record<string, unknown>>): Row {
+  const row: Record<string, unknown> = { id };
+  copyFields(row, fields, 'id');
+  return row as Row;
 }

@@ -171,7 +171,8 @@ export class MemoryRecordStore implements RecordStore {
   async create(workspace: string, collection: string, fields: Readonly<Record<string, unknown>>): Promise<Row> {
     const records = this.owned(workspace, collection);
     const row = records.create(fields);
-    await this.commitOr(workspace, { op: 'put', w: workspace, c: collection, row }, () => records.delete(row.id));
+    if (this.log) await this.commitOr(this.log, workspace, { op: 'put', w: workspace, c: collection, row }, () => records.delete(row.id));
+    else this.count(workspace);
     return row;
   }
 
@@ -181,16 +182,22 @@ export class MemoryRecordStore implements RecordStore {
     const records = this.owned(workspace, collection);
     const replaced = records.replace(id, fields);
     if (replaced.kind === 'not-found') return replaced;
-    await this.commitOr(workspace, { op: 'put', w: workspace, c: collection, row: replaced.row }, () => records.restore(replaced.before));
+    if (this.log)
+      await this.commitOr(this.log, workspace, { op: 'put', w: workspace, c: collection, row: replaced.row }, () =>
+        records.restore(replaced.before),
+      );
+    else this.count(workspace);
     return { kind: 'found', row: replaced.row };
   }
 
   async put(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Row> {
     const records = this.owned(workspace, collection);
     const { row, before } = records.put(id, fields);
-    await this.commitOr(workspace, { op: 'put', w: workspace, c: collection, row }, () =>
-      before ? records.restore(before) : records.delete(id),
-    );
+    if (this.log)
+      await this.commitOr(this.log, workspace, { op: 'put', w: workspace, c: collection, row }, () =>
+        before ? records.restore(before) : records.delete(id),
+      );
+    else this.count(workspace);
     return row;
   }
 
@@ -213,8 +220,9 @@ export class MemoryRecordStore implements RecordStore {
     if (!this.collection(workspace, collection).has(id)) return NOT_FOUND;
     const records = this.owned(workspace, collection);
     const removed = records.delete(id);
-    if (removed.kind === 'found')
-      await this.commitOr(workspace, { op: 'del', w: workspace, c: collection, id }, () => records.restore(removed.row));
+    if (removed.kind === 'found' && this.log)
+      await this.commitOr(this.log, workspace, { op: 'del', w: workspace, c: collection, id }, () => records.restore(removed.row));
+    else if (removed.kind === 'found') this.count(workspace);
     return removed;
   }
 
@@ -318,15 +326,18 @@ export class MemoryRecordStore implements RecordStore {
    * Makes a change durable before it is answered, and counts it; if the append fails, the change is
    * undone in memory too (and the request fails with a 500), so memory never holds what the file does not.
    */
-  private async commitOr(workspace: string, op: LogOp, undo: () => unknown): Promise<void> {
-    if (this.log) {
-      try {
-        await this.log.append(op);
-      } catch (error) {
-        undo();
-        throw error;
-      }
+  private async commitOr(log: DataLog, workspace: string, op: LogOp, undo: () => unknown): Promise<void> {
+    try {
+      await log.append(op);
+    } catch (error) {
+      undo();
+      throw error;
     }
+    this.count(workspace);
+  }
+
+  /** One more write by the workspace. In memory only, a change needs no log entry nor undo: it is counted, and done. */
+  private count(workspace: string): void {
     this.counts.set(workspace, this.writes(workspace) + 1);
   }
 }

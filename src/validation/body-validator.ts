@@ -130,10 +130,27 @@ function readJson(bytes: Buffer): Read {
     const at = /position (\d+)/.exec((error as Error).message)?.[1];
     return { error: errorBody('malformed_json', `The request body is not valid JSON${at ? ` (at byte ${at})` : ''}`) };
   }
-  const infinite = nonFiniteAt(value);
+  const infinite = allFinite(value) ? undefined : nonFiniteAt(value);
   // JSON.parse reads 1e400 as Infinity, which JSON cannot carry back: refuse it, like an int64
   // past 2^53, rather than store a value that would be answered as null.
   return { value, violations: infinite === undefined ? [] : [{ location: `body${infinite}`, message: 'must be a finite number' }] };
+}
+
+/** Whether every number in a parsed JSON value is finite: the common case, checked without building paths. */
+function allFinite(root: unknown): boolean {
+  // Iterative, so a deeply nested body cannot exhaust the stack.
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return false;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const name in value) stack.push((value as Record<string, unknown>)[name]);
+    }
+  }
+  return true;
 }
 
 /** Where the first non-finite number in a parsed JSON value is (`.a[2].b`; `` for the root), or undefined. */
