@@ -32,6 +32,9 @@ const newNode = <T>(): Node<T> => ({ literals: new Map(), partials: [], param: u
 
 type Headers = Readonly<Record<string, string | undefined>>;
 
+/** The base path itself, as split: no segment after it. */
+const ROOT: readonly string[] = [''];
+
 /**
  * A segment trie built once from the operation model. At each segment a literal wins over a
  * partly templated segment, which wins over a fully templated one: OpenAPI 3.1 §4.8.8 ("concrete
@@ -103,11 +106,12 @@ export class Router<T extends Routable> {
     if (!this.owns(rawPath)) return { kind: 'not-found' };
     const rest = rawPath.slice(this.basePath.length);
     // The root (`/` in the document) is the base path itself, with or without its slash.
-    const segments = rest === '' || rest === '/' ? [] : rest.split('/').slice(1);
+    // The segments are `parts[1..]` (before the first slash is nothing, or what is not a path).
+    const parts = rest === '' || rest === '/' ? ROOT : rest.split('/');
     // Only the last segment may be empty: that is a trailing slash, matched as a literal.
-    if (segments.slice(0, -1).some((s) => s === '')) return { kind: 'not-found' };
+    for (let i = 1; i < parts.length - 1; i++) if (parts[i] === '') return { kind: 'not-found' };
     const captures: string[] = [];
-    const node = this.walk(this.root, segments, 0, captures);
+    const node = this.walk(this.root, parts, 1, captures);
     if (node === 'bad-encoding') return { kind: 'bad-encoding' };
     if (!node) return { kind: 'not-found' };
     const entries = node.operations.get(method);

@@ -100,8 +100,13 @@ export function encodeAnswer(document: unknown, op: OperationSpec, response: San
   else if (ownKey !== undefined && accept === undefined) chosen = ownKey;
   else chosen = chooseMediaType(keys, accept) ?? ownKey ?? chooseMediaType(keys, undefined);
   if (chosen === undefined) return { response, contentType: undefined };
+  return encode(document, declared, own === undefined ? response : withoutContentType(response), chosen, headerValue(chosen));
+}
+
+/** The answer without the type it named, which the chosen one replaces. */
+function withoutContentType(response: SandboxResponse): SandboxResponse {
   const { 'content-type': _replaced, ...headers } = response.headers;
-  return encode(document, declared, own === undefined ? response : { ...response, headers }, chosen, headerValue(chosen));
+  return { ...response, headers };
 }
 
 function encode(

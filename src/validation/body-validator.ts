@@ -60,11 +60,12 @@ export class BodyValidator {
     const read = this.read(match.kind, match.parameters, bytes, match.media, compiled);
     if ('error' in read) return read;
     violations.push(...read.violations);
-    // A field already reported as unreadable (`count=abc`) is not reported again by the schema.
-    const reported = new Set(read.violations.map((v) => v.location));
     const validate = compiled?.validate;
-    if (validate && !validate(read.value))
+    if (validate && !validate(read.value)) {
+      // A field already reported as unreadable (`count=abc`) is not reported again by the schema.
+      const reported = new Set(read.violations.map((v) => v.location));
       violations.push(...toViolations('body', validate.errors).filter((v) => !reported.has(v.location)));
+    }
     return { value: read.value };
   }
 

@@ -39,6 +39,23 @@ export function mediaKind(type: string): MediaKind {
   return 'binary';
 }
 
+/** The declared types, for a refusal's message. */
+const listed = (content: readonly MediaSpec[]): string => content.map((m) => m.mediaType).join(', ');
+
+/**
+ * A `Content-Type` header parsed, or undefined when it is malformed: clients send the same few over
+ * and over. Frozen, as every request with that header shares it.
+ */
+const parsedContentType = remembered(256, (header): Readonly<contentType.ParsedMediaType> | undefined => {
+  try {
+    const parsed = contentType.parse(header);
+    Object.freeze(parsed.parameters);
+    return Object.freeze(parsed);
+  } catch {
+    return undefined;
+  }
+});
+
 /**
  * Finds which of the operation's request media types a `Content-Type` header selects: an exact
  * match first, then `type/*`, then `*\/*` (OpenAPI 3.1 §4.8.14.1: the most specific key wins).
@@ -47,20 +64,15 @@ export function mediaKind(type: string): MediaKind {
  * refused; a text charset the runtime cannot decode is refused too.
  */
 export function matchMediaType(header: string | undefined, content: readonly MediaSpec[]): MediaMatch {
-  const accepted = content.map((m) => m.mediaType).join(', ');
-  if (header === undefined || header.trim() === '') return { ok: false, message: `Content-Type is missing; send ${accepted}` };
-  let parsed: contentType.ParsedMediaType;
-  try {
-    parsed = contentType.parse(header);
-  } catch {
-    return { ok: false, message: `Content-Type "${header.slice(0, 100)}" is malformed; send ${accepted}` };
-  }
+  if (header === undefined || header.trim() === '') return { ok: false, message: `Content-Type is missing; send ${listed(content)}` };
+  const parsed = parsedContentType(header);
+  if (parsed === undefined) return { ok: false, message: `Content-Type "${header.slice(0, 100)}" is malformed; send ${listed(content)}` };
   const type = parsed.type;
   const media =
     content.find((m) => essence(m.mediaType) === type) ??
     content.find((m) => essence(m.mediaType) === `${type.split('/')[0] ?? ''}/*`) ??
     content.find((m) => essence(m.mediaType) === '*/*');
-  if (!media) return { ok: false, message: `Content-Type ${type} is not accepted; send ${accepted}` };
+  if (!media) return { ok: false, message: `Content-Type ${type} is not accepted; send ${listed(content)}` };
   const kind = mediaKind(type);
   const charset = parsed.parameters.charset?.toLowerCase();
   if (kind === 'json' && charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
