@@ -184,6 +184,10 @@ function nextUrl(ctx: DispatchContext, binding: ResolvedBinding, path: Readonly<
     for (const value of values) parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   }
   parts.push(`${encodeURIComponent(binding.afterParam ?? 'after')}=${nextAfter}`);
-  const route = binding.operation.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])));
+  const template = binding.operation.pathTemplate;
+  // A top-level collection's path has no parameter to fill in.
+  const route = template.includes('{')
+    ? template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])))
+    : template;
   return `${ctx.basePath}${route}?${parts.join('&')}`;
 }

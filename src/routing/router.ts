@@ -94,7 +94,8 @@ export class Router<T extends Routable> {
 
   /** Whether a request path is under the API's base path at all. */
   owns(path: string): boolean {
-    return path === this.basePath || path.startsWith(`${this.basePath}/`) || this.basePath === '';
+    const base = this.basePath;
+    return base === '' || path === base || (path.startsWith(base) && path.charCodeAt(base.length) === 0x2f);
   }
 
   /**

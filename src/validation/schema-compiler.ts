@@ -3,6 +3,7 @@ import type { RegExpLike } from 'ajv/dist/types/index.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Violation } from '../vocabulary/errors.js';
+import { remembered } from '../vocabulary/remembered.js';
 
 const DOCUMENT_ID = 'urn:understudy:document';
 
@@ -83,7 +84,7 @@ export function toViolations(prefix: string, errors: readonly ErrorObject[] | nu
       location += `.${String(error.params.additionalProperty)}`;
       message = 'is not allowed';
     } else if (error.keyword === 'enum') {
-      message = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      message = enumMessage(error.params.allowedValues as readonly unknown[]);
     } else if (error.keyword === 'if' || error.keyword === 'allOf') {
       continue;
     }
@@ -96,10 +97,20 @@ export function toViolations(prefix: string, errors: readonly ErrorObject[] | nu
   return out;
 }
 
-const pointerToPath = (pointer: string): string =>
+/** `/items/0/name` as `[0].name`; the same few paths come back request after request. */
+const pointerToPath = remembered(1024, (pointer: string): string =>
   pointer
     .split('/')
     .slice(1)
     .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((token) => (/^(0|[1-9][0-9]*)$/.test(token) ? `[${token}]` : `.${token}`))
-    .join('');
+    .join(''),
+);
+
+/** An enum's message, made once per schema's list of values (Ajv hands over the schema's own array). */
+const enumMessages = new WeakMap<readonly unknown[], string>();
+function enumMessage(values: readonly unknown[]): string {
+  let message = enumMessages.get(values);
+  if (message === undefined) enumMessages.set(values, (message = `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`));
+  return message;
+}

@@ -70,6 +70,6 @@ export class Unavailable extends Error {
 }
 
 export function errorBody(code: ErrorCode, message: string, details?: readonly Violation[]): ErrorBody {
-  const body: ErrorBody = { code, message, status: ERRORS[code] };
-  return details && details.length > 0 ? { ...body, details } : body;
+  const status = ERRORS[code];
+  return details && details.length > 0 ? { code, message, status, details } : { code, message, status };
 }
