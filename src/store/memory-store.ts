@@ -220,9 +220,11 @@ export class MemoryRecordStore implements RecordStore {
     if (!this.collection(workspace, collection).has(id)) return NOT_FOUND;
     const records = this.owned(workspace, collection);
     const removed = records.delete(id);
-    if (removed.kind === 'found' && this.log)
-      await this.commitOr(this.log, workspace, { op: 'del', w: workspace, c: collection, id }, () => records.restore(removed.row));
-    else if (removed.kind === 'found') this.count(workspace);
+    if (removed.kind === 'found') {
+      if (this.log)
+        await this.commitOr(this.log, workspace, { op: 'del', w: workspace, c: collection, id }, () => records.restore(removed.row));
+      else this.count(workspace);
+    }
     return removed;
   }
 
