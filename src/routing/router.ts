@@ -32,8 +32,8 @@ const newNode = <T>(): Node<T> => ({ literals: new Map(), partials: [], param: u
 
 type Headers = Readonly<Record<string, string | undefined>>;
 
-/** The base path itself, as split: no segment after it. */
-const ROOT: readonly string[] = [''];
+/** Where the walk is when no segment is left. */
+const NO_SEGMENT = -1;
 
 /**
  * A segment trie built once from the operation model. At each segment a literal wins over a
@@ -106,13 +106,13 @@ export class Router<T extends Routable> {
   match(method: string, rawPath: string, headers: Headers = {}, query = ''): RouteMatch<T> {
     if (!this.owns(rawPath)) return { kind: 'not-found' };
     const rest = rawPath.slice(this.basePath.length);
-    // The root (`/` in the document) is the base path itself, with or without its slash.
-    // The segments are `parts[1..]` (before the first slash is nothing, or what is not a path).
-    const parts = rest === '' || rest === '/' ? ROOT : rest.split('/');
-    // Only the last segment may be empty: that is a trailing slash, matched as a literal.
-    for (let i = 1; i < parts.length - 1; i++) if (parts[i] === '') return { kind: 'not-found' };
+    // The root (`/` in the document) is the base path itself, with or without its slash. The
+    // segments follow the first slash (before it is nothing, or what is not a path); only the last
+    // may be empty: that is a trailing slash, matched as a literal.
+    if (rest.includes('//')) return { kind: 'not-found' };
+    const slash = rest === '/' ? -1 : rest.indexOf('/');
     const captures: string[] = [];
-    const node = this.walk(this.root, parts, 1, captures);
+    const node = this.walk(this.root, rest, slash === -1 ? NO_SEGMENT : slash + 1, captures);
     if (node === 'bad-encoding') return { kind: 'bad-encoding' };
     if (!node) return { kind: 'not-found' };
     const entries = node.operations.get(method);
@@ -133,13 +133,18 @@ export class Router<T extends Routable> {
     return match.kind === 'method-not-allowed' ? match.allow : [];
   }
 
-  /** The node serving `segments[index..]`, with the template values pushed onto `captures`. */
-  private walk(node: Node<T>, segments: readonly string[], index: number, captures: string[]): Node<T> | undefined | 'bad-encoding' {
-    const segment = segments[index];
-    if (segment === undefined) return node.operations.size > 0 ? node : undefined;
+  /**
+   * The node serving the path's segments from `start` on (`NO_SEGMENT`: none left), with the
+   * template values pushed onto `captures`. Segments are cut from the path as the walk reaches them.
+   */
+  private walk(node: Node<T>, path: string, start: number, captures: string[]): Node<T> | undefined | 'bad-encoding' {
+    if (start === NO_SEGMENT) return node.operations.size > 0 ? node : undefined;
+    const slash = path.indexOf('/', start);
+    const segment = slash === -1 ? path.slice(start) : path.slice(start, slash);
+    const after = slash === -1 ? NO_SEGMENT : slash + 1;
     const literal = node.literals.get(segment);
     if (literal) {
-      const found = this.walk(literal, segments, index + 1, captures);
+      const found = this.walk(literal, path, after, captures);
       if (found) return found;
     }
     if (segment === '' || (node.partials.length === 0 && !node.param)) return undefined;
@@ -154,13 +159,13 @@ export class Router<T extends Routable> {
       const values = matcher.match(decoded);
       if (!values) continue;
       captures.push(...values);
-      const found = this.walk(next, segments, index + 1, captures);
+      const found = this.walk(next, path, after, captures);
       if (found) return found;
       captures.length = depth;
     }
     if (!node.param) return undefined;
     captures.push(decoded);
-    const found = this.walk(node.param, segments, index + 1, captures);
+    const found = this.walk(node.param, path, after, captures);
     if (!found) captures.length = depth;
     return found;
   }

@@ -46,6 +46,8 @@ interface CompiledParameter {
   readonly source: Source;
   readonly validate: ValidateFunction | undefined;
   readonly fallback: { readonly value: unknown } | undefined;
+  /** Where its violations are reported: `query.limit`. */
+  readonly location: string;
 }
 
 type Bucket = 'path' | 'query' | 'header' | 'cookie';
@@ -75,6 +77,7 @@ export class RequestValidator {
         source: sourceOf(spec, operation.parameters),
         validate: spec.schemaPointer && readable ? compiler.compile(spec.schemaPointer) : undefined,
         fallback: schema && 'default' in schema ? { value: schema.default } : undefined,
+        location: `${spec.in}.${spec.name}`,
       };
     });
     this.queryParameters = this.parameters.filter((p) => p.spec.in === 'query');
@@ -97,8 +100,7 @@ export class RequestValidator {
       headers: raw.headers,
       cookies: () => (cookies ??= readCookies(raw.headers.cookie)),
     };
-    for (const { spec, source, validate, fallback } of this.parameters) {
-      const location = `${spec.in}.${spec.name}`;
+    for (const { spec, source, validate, fallback, location } of this.parameters) {
       const sent = gather(spec, source, carriers);
       if (sent.kind === 'nested') {
         violations.push({ location, message: `"${sent.key}" nests deeper than the deepObject style defines` });

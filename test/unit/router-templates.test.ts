@@ -72,6 +72,9 @@ describe('Router: trailing slashes as documented', () => {
     ['POST', '/v1/both/', 'POST /both/'],
     ['POST', '/v1/both', 'method-not-allowed'],
     ['GET', '/v1//pets/', 'not-found'],
+    ['GET', '/v1/pets//', 'not-found'],
+    ['GET', '/v1/owners//', 'not-found'],
+    ['GET', '/v1//', 'not-found'],
   ])('%s %s → %s', (method, path, expected) => {
     const result = found(router, method, path);
     expect(typeof result === 'string' ? result : result.id).toBe(expected);
