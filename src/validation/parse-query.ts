@@ -22,8 +22,12 @@ export function parseQuery(raw: string): QueryParse {
   const values = new Map<string, string[]>();
   if (raw === '') return { ok: true, values, plusKept: NONE };
   let plus: Set<string> | undefined;
-  for (const pair of raw.split('&')) {
-    if (pair === '') continue;
+  // Pair by pair, cut from the string as they come (`split` first was a measurable share of a list request).
+  for (let start = 0, end: number; start <= raw.length; start = end + 1) {
+    const amp = raw.indexOf('&', start);
+    end = amp === -1 ? raw.length : amp;
+    if (end === start) continue;
+    const pair = raw.slice(start, end);
     const eq = pair.indexOf('=');
     const rawName = eq === -1 ? pair : pair.slice(0, eq);
     const rawValue = eq === -1 ? '' : pair.slice(eq + 1);

@@ -66,6 +66,17 @@ describe('parseQuery', () => {
     ]);
   });
 
+  // Where pairs start and end, as URLSearchParams cuts them (empty pairs skipped, `=` only at the first).
+  it.each(['a=1', 'a=1&', '&a=1', '&&a=1&&b=2&&', 'a', 'a=&b', '=1', 'a==1&b=2=3', '&', '&&', 'a=1&b=2&c=3&d=4&e=5'])(
+    'cuts %j into the pairs URLSearchParams finds',
+    (raw) => {
+      const parsed = parseQuery(raw);
+      const expected = new Map<string, string[]>();
+      for (const [name, value] of new URLSearchParams(raw)) expected.set(name, [...(expected.get(name) ?? []), value]);
+      expect(parsed.ok && [...parsed.values]).toEqual([...expected]);
+    },
+  );
+
   it('refuses broken percent-encoding', () => {
     expect(parseQuery('a=%E0%A4%A').ok).toBe(false);
     expect(parseQuery('%zz=1').ok).toBe(false);
