@@ -28,7 +28,7 @@ export function createNodeHandler(sandbox: Sandbox, held?: HeldConnections): (re
 }
 
 /** Queues writes for the end of the event loop's current turn, where they all run in order. */
-function answerAtTurnEnd(): (write: () => void) => void {
+export function answerAtTurnEnd(): (write: () => void) => void {
   let pending: (() => void)[] = [];
   const flush = (): void => {
     const batch = pending;
