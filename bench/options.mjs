@@ -7,6 +7,16 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /**
+ * The built CLI of a checkout: its bundle (dist/bin/understudy.js, what the bin runs), or for a
+ * checkout from before the bundle, the compiled entry (dist/cli/main.js); null when neither is built.
+ * @param {string} dir @returns {string | null}
+ */
+export function builtCli(dir) {
+  for (const path of ['dist/bin/understudy.js', 'dist/cli/main.js']) if (existsSync(join(dir, path))) return join(dir, path);
+  return null;
+}
+
+/**
  * @typedef {object} BenchOptions
  * @property {boolean} quick         smoke run: short phases, no 1,000,000-pet store unless BENCH_SIZES says so
  * @property {number} duration       seconds of measured load per scenario per target
@@ -43,8 +53,8 @@ export function readOptions(env = process.env, argv = process.argv.slice(2)) {
       ? [100, 100_000]
       : [100, 100_000, 1_000_000];
   const baseline = env.BENCH_BASELINE ? resolve(env.BENCH_BASELINE) : null;
-  if (baseline && !existsSync(join(baseline, 'dist/cli/main.js')))
-    throw new Error(`BENCH_BASELINE must be a built checkout of understudy (with dist/cli/main.js), not "${env.BENCH_BASELINE}"`);
+  if (baseline && builtCli(baseline) === null)
+    throw new Error(`BENCH_BASELINE must be a built checkout of understudy (with dist/bin/understudy.js), not "${env.BENCH_BASELINE}"`);
   if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1))
     throw new Error(`BENCH_SIZES must be whole numbers >= 1, not "${env.BENCH_SIZES}"`);
   return {

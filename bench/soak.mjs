@@ -20,7 +20,7 @@ const server = spawn(
   process.execPath,
   [
     '--max-semi-space-size=4',
-    join(ROOT, 'dist/cli/main.js'),
+    join(ROOT, 'dist/bin/understudy.js'),
     '--port',
     '0',
     '--config',

@@ -1,7 +1,7 @@
 // What the bench runs: each target is a server started as `node <args>` on a port.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ROOT } from './options.mjs';
+import { ROOT, builtCli } from './options.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -11,7 +11,7 @@ export const GITHUB = require.resolve('@octokit/openapi/generated/api.github.com
 export const GITHUB_VERSION = /** @type {{ version: string }} */ (require('@octokit/openapi/package.json')).version;
 export const PRISM_VERSION = /** @type {{ version: string }} */ (require('@stoplight/prism-cli/package.json')).version;
 
-const SANDBOX_CLI = join(ROOT, 'dist/cli/main.js');
+const SANDBOX_CLI = join(ROOT, 'dist/bin/understudy.js');
 const PRISM_CLI = require.resolve('@stoplight/prism-cli');
 const CEILING = join(ROOT, 'bench/ceiling-server.mjs');
 export const BENCH_CONFIG = join(ROOT, 'bench/sandbox.yaml');
@@ -126,7 +126,7 @@ export function baselineTarget(dir, revision) {
     command: `understudy at ${revision} --config bench/sandbox.yaml (log: info)`,
     basePath: '/v1',
     constant: false,
-    args: sandboxArgs(BENCH_CONFIG, [], join(dir, 'dist/cli/main.js')),
+    args: sandboxArgs(BENCH_CONFIG, [], builtCli(dir) ?? join(dir, 'dist/bin/understudy.js')),
   };
 }
 
