@@ -36,7 +36,7 @@ export const blankEntry = (t) => ({
  * @returns {Promise<import('./run.mjs').TargetResult[]>}
  */
 export async function interleaved(targets, scenarios, options, hooks, how) {
-  /** @type {{ entry: import('./run.mjs').TargetResult, target: import('./targets.mjs').Target, server: import('./processes.mjs').ServerProcess, origin: string, results: Record<string, import('./measure.mjs').LoadResult[]> }[]} */
+  /** @type {{ entry: import('./run.mjs').TargetResult, target: import('./targets.mjs').Target, server: import('./processes.mjs').ServerProcess, origin: string, results: Record<string, (import('./measure.mjs').LoadResult & { onSeedStore: boolean })[]>, wrote: boolean }[]} */
   const live = [];
   try {
     for (const t of targets) {
@@ -46,7 +46,7 @@ export async function interleaved(targets, scenarios, options, hooks, how) {
       await hooks.quiet(options, `${t.label}: start`);
       hooks.log(`${t.label}: starting`);
       const server = startServer(t.id, t.args(port), undefined, { pinned: true });
-      live.push({ entry, target: t, server, origin, results: {} });
+      live.push({ entry, target: t, server, origin, results: {}, wrote: false });
       const startMemory = sampleRss(server.pid, 50);
       const startOthers = foreignCpu(server.pid);
       try {
@@ -84,7 +84,8 @@ export async function interleaved(targets, scenarios, options, hooks, how) {
             hooks.log(`${one.entry.label}: FAILED: ${one.entry.error}`);
             continue;
           }
-          (one.results[scenario.id] ??= []).push(result);
+          (one.results[scenario.id] ??= []).push({ ...result, onSeedStore: !one.wrote });
+          if (scenario.writes) one.wrote = true;
           hooks.log(
             `${one.entry.label}: ${scenario.label}, round ${round}/${how.rounds}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms?.toFixed(2)} ms, ${result.errors} errors, others took ${Math.round((result.foreignCpu ?? 0) * 100)}% of the CPU`,
           );
@@ -98,18 +99,21 @@ export async function interleaved(targets, scenarios, options, hooks, how) {
         const statuses = {};
         for (const r of runs) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
         const sum = (/** @type {'errors' | 'unexpected' | 'socketErrors'} */ key) => runs.reduce((total, r) => total + r[key], 0);
+        const onSeed = runs.filter((r) => r.onSeedStore && r.peakRssKb !== null).map((r) => /** @type {number} */ (r.peakRssKb));
         entry.scenarios[id] = {
           ...median,
           errors: sum('errors'),
           unexpected: sum('unexpected'),
           socketErrors: sum('socketErrors'),
           statuses,
+          seedStorePeakRssKb: onSeed.length > 0 ? Math.max(...onSeed) : null,
           rounds: runs.map((r) => ({
             rps: r.rps,
             p50Ms: r.p50Ms,
             p99Ms: r.p99Ms,
             errors: r.errors,
             peakRssKb: r.peakRssKb,
+            onSeedStore: r.onSeedStore,
             foreignCpu: r.foreignCpu,
             serverCores: r.serverCores,
             generatorCores: r.generatorCores,

@@ -25,6 +25,8 @@ import { headersOf } from './scenarios.mjs';
  * @property {number | null} peakRssKb  the server's peak resident memory during the window (exact: VmHWM
  *   reset before it; else the highest of samples every 200 ms)
  * @property {boolean} peakRssExact
+ * @property {number | null} [seedStorePeakRssKb]  the peak of the runs made while the store held only its
+ *   seed (before any scenario that writes): what the RSS target is read from (run.mjs, interleave.mjs)
  * @property {number | null} foreignCpu share of the machine's CPU used by other processes meanwhile (0..1)
  * @property {number | null} serverCores   cores the server process kept busy during the window (1 = one core all the time)
  * @property {number | null} generatorCores cores wrk kept busy (its CPU time ÷ the window; autocannon: null)

@@ -97,6 +97,7 @@ async function benchTarget(target, scenarios, options, probe = FIRST_PAGE) {
       entry.startForeignCpu = startOthers.stop();
     });
     log(`${target.label}: first answer after ${Math.round(entry.coldStartMs)} ms`);
+    let wrote = false;
     for (const scenario of scenarios) {
       const load = {
         origin,
@@ -124,7 +125,8 @@ async function benchTarget(target, scenarios, options, probe = FIRST_PAGE) {
         if ((again.foreignCpu ?? 0) < (result.foreignCpu ?? 0)) result = again;
       }
       if (server.exitedWith !== null) throw new Error(`exited (${server.exitedWith}) under load: ${logTail(server)}`);
-      entry.scenarios[scenario.id] = result;
+      entry.scenarios[scenario.id] = { ...result, seedStorePeakRssKb: wrote ? null : result.peakRssKb };
+      if (scenario.writes) wrote = true;
       entry.loadPeakRssKb = Math.max(entry.loadPeakRssKb ?? 0, result.peakRssKb ?? 0) || null;
       log(
         `${target.label}: ${scenario.label}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms?.toFixed(2)} ms, ${result.errors} errors`,

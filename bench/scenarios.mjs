@@ -17,6 +17,7 @@ import { BENCH_KEY } from './targets.mjs';
  * @property {string} id
  * @property {string} label
  * @property {BenchRequest[]} requests
+ * @property {boolean} [writes]  adds records: the store grows while it runs (and stays grown)
  */
 
 const LIST = /** @type {BenchRequest} */ ({ method: 'GET', path: '/pets?status=available&limit=20', expect: 200 });
@@ -44,10 +45,10 @@ const UNAUTHENTICATED = /** @type {BenchRequest} */ ({
 export const SCENARIOS = [
   { id: 'list', label: 'list ?status', requests: [LIST] },
   { id: 'get', label: 'get by id', requests: [GET] },
-  { id: 'create', label: 'create', requests: [CREATE] },
+  { id: 'create', label: 'create', requests: [CREATE], writes: true },
   { id: 'invalid', label: 'invalid create', requests: [INVALID] },
   { id: 'unauthenticated', label: 'no key (401)', requests: [UNAUTHENTICATED] },
-  { id: 'mixed', label: 'mixed', requests: [LIST, GET, CREATE, INVALID, UNAUTHENTICATED] },
+  { id: 'mixed', label: 'mixed', requests: [LIST, GET, CREATE, INVALID, UNAUTHENTICATED], writes: true },
 ];
 
 /**
