@@ -137,7 +137,11 @@ function readJson(bytes: Buffer): Read {
   return { value, violations: infinite === undefined ? [] : [{ location: `body${infinite}`, message: 'must be a finite number' }] };
 }
 
-/** Whether every number in a parsed JSON value is finite: the common case, checked without building paths. */
+/**
+ * Whether every number in a parsed JSON value is finite: the common case, checked without building
+ * paths (`nonFiniteAt` spells the path only for a body that fails). One walk remembering each
+ * container's parent, to spell the path only when found, measured 2.6-5x slower on Pet Store bodies.
+ */
 function allFinite(root: unknown): boolean {
   // Iterative, so a deeply nested body cannot exhaust the stack.
   const stack: unknown[] = [root];

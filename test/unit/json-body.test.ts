@@ -37,6 +37,9 @@ describe('a JSON body with a number past the double range', () => {
     { body: '{"value":-1e400}', locations: ['body.value'] },
     { body: '{"series":[{"v":1},{"v":2},{"v":1e999}]}', locations: ['body.series[2].v'] },
     { body: '1e400', locations: ['body'] },
+    { body: '"1e400"', locations: [] },
+    { body: '[[1,[2,{"x":[3,-1e999]}]]]', locations: ['body[0][1][1].x[1]'] },
+    { body: '{"series":[{"v":1}],"value":{"deep":{"deeper":[1e400]}}}', locations: ['body.value.deep.deeper[0]'] },
   ];
   it.each(ROWS)('$body → $locations', ({ body, locations }) => {
     const { result, violations } = check(body);
