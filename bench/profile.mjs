@@ -5,6 +5,9 @@
 // wrk on the others), loads it with wrk for BENCH_PROFILE_SECONDS (default 8) after a second of warm-up,
 // stops it, and draws the profile as a flame graph: bench/results/flame-<scenario>.svg. The profiler
 // costs throughput of its own: the req/s printed here are for reading the graph, not for comparing.
+// It runs the compiled modules (dist/cli/main.js), not the bundle the bin runs: the same code on
+// the request path, but each function keeps its own file, so that the graph can tell our code
+// from a dependency's.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +42,7 @@ for (const scenario of chosen) {
   const origin = `http://127.0.0.1:${port}`;
   const server = startServer(
     `profile-${scenario.id}`,
-    ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...sandboxArgs(BENCH_CONFIG)(port)],
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...sandboxArgs(BENCH_CONFIG, [], join(ROOT, 'dist/cli/main.js'))(port)],
     undefined,
     {
       pinned: true,

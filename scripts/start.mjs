@@ -1,5 +1,5 @@
-// `npm start`: builds only when a source file changed since the last build, then runs the CLI (the
-// bundle the bin runs) in this process. An up-to-date checkout starts without a compiler (a scan of
+// `npm start`: builds only when a source file changed since the last build, then runs the bin (the
+// bundled CLI) in this process. An up-to-date checkout starts without a compiler (a scan of
 // src/ takes milliseconds; `tsc -b` alone takes half a second to find nothing to do).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, utimesSync } from 'node:fs';
@@ -19,11 +19,12 @@ function newestSource() {
   return newest;
 }
 
-const program = `${root}dist/bin/understudy.js`;
+const program = `${root}dist/cli/bin.js`;
+const codeCache = `${root}dist/bin/understudy.cjs.cache`;
 const built = (() => {
   try {
-    // Both: a build stopped between the compiler and the bundle is not a build.
-    return Math.min(statSync(stamp).mtimeMs, statSync(program).mtimeMs);
+    // All: a build stopped between the compiler and the bundle's code cache is not a build.
+    return Math.min(statSync(stamp).mtimeMs, statSync(program).mtimeMs, statSync(codeCache).mtimeMs);
   } catch {
     return 0;
   }

@@ -1,6 +1,27 @@
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCli } from '../support/cli.js';
+import { CLI, runCli, startCli } from '../support/cli.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+
+/** The bin runs the bundle with the V8 code cache the build made; V8 takes it only under the flags it was made with. */
+describe('the code cache of the bundle', () => {
+  it('is accepted under the bin’s own flags (NODE_DEBUG=understudy says so)', async () => {
+    const { code, stdout, stderr } = await runCli(['--help'], { NODE_DEBUG: 'understudy' });
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: understudy [options]');
+    expect(stderr).toMatch(/^UNDERSTUDY \d+: code cache accepted\n$/);
+  });
+
+  it('is refused under other V8 flags, and the bundle compiles and runs as usual', () => {
+    const run = spawnSync(process.execPath, ['--max-semi-space-size=8', CLI, '--help'], {
+      env: { ...process.env, NODE_DEBUG: 'understudy' },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Usage: understudy [options]');
+    expect(run.stderr).toMatch(/^UNDERSTUDY \d+: code cache rejected\n$/);
+  });
+});
 
 /**
  * The bin is one bundled file; what only some configurations use (the Redis client, the XML parser;

@@ -2,7 +2,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 
-export const CLI = fileURLToPath(new URL('../../dist/bin/understudy.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+/** The V8 flags of the bin's own shebang: under other flags V8 would refuse the bundle's code cache. */
+export const BIN_FLAGS = ['--max-semi-space-size=4'];
 
 export interface Running {
   readonly child: ChildProcessWithoutNullStreams;
@@ -15,7 +17,7 @@ export interface Running {
 
 /** Starts the built CLI on a free port and resolves once it prints its ready line. */
 export function startCli(args: readonly string[] = [], env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...BIN_FLAGS, CLI, '--port', '0', ...args], { env: { ...process.env, ...env } });
   // A test that fails before it stops its server must not leave the server running: killed when the
   // test ends, or (started in a beforeAll) when the test process does.
   const kill = (): void => {
@@ -56,7 +58,7 @@ export function runCli(
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...BIN_FLAGS, CLI, ...args], { env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
