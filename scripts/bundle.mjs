@@ -85,6 +85,10 @@ const send = (url, how) =>
     req.end(how.body);
   });
 
+/** The environment without the CLI's own settings (SANDBOX_*, PORT, HOST). @param {NodeJS.ProcessEnv} env */
+export const withoutSandboxSettings = (env) =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('SANDBOX_') && name !== 'PORT' && name !== 'HOST'));
+
 /**
  * Writes the bundle's code cache: the bin, started as its shebang starts it (V8 takes a cache only
  * under the flags it was made with) on the Pet Store, answers WARM_UP and stops; at exit it writes
@@ -93,7 +97,9 @@ const send = (url, how) =>
 async function writeCodeCache() {
   const child = spawn(process.execPath, ['--max-semi-space-size=4', `${root}dist/cli/bin.js`, '--port', '0', '--no-watch'], {
     cwd: root,
-    env: { ...process.env, UNDERSTUDY_WRITE_CODE_CACHE: `${OUT}.cache` },
+    // The Pet Store with its defaults, whatever the environment that runs the build configures
+    // (a SANDBOX_DATA of the user's must not receive the warm-up's pet).
+    env: { ...withoutSandboxSettings(process.env), UNDERSTUDY_WRITE_CODE_CACHE: `${OUT}.cache` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
