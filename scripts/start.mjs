@@ -11,8 +11,8 @@ const stamp = `${root}dist/.tsbuildinfo`;
 /** The newest modification time among the files that the build reads. */
 function newestSource() {
   let newest = 0;
-  for (const config of ['tsconfig.json', 'tsconfig.build.json', 'package.json'])
-    newest = Math.max(newest, statSync(`${root}${config}`).mtimeMs);
+  for (const file of ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/config-validator.mjs', 'scripts/bundle.mjs'])
+    newest = Math.max(newest, statSync(`${root}${file}`).mtimeMs);
   for (const entry of readdirSync(`${root}src`, { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) newest = Math.max(newest, statSync(`${entry.parentPath ?? entry.path}/${entry.name}`).mtimeMs);
   }
