@@ -90,12 +90,23 @@ export const withoutSandboxSettings = (env) =>
   Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('SANDBOX_') && name !== 'PORT' && name !== 'HOST'));
 
 /**
- * Writes the bundle's code cache: the bin, started as its shebang starts it (V8 takes a cache only
- * under the flags it was made with) on the Pet Store, answers WARM_UP and stops; at exit it writes
- * what it compiled.
+ * The V8 flags of the bin's shebang (`#!/usr/bin/env -S node FLAGS`), read from the built bin: the
+ * cache is made under them, since V8 takes a cache only under the flags it was made with.
+ * @returns {string[]}
+ */
+export function binFlags() {
+  const first = readFileSync(`${root}dist/cli/bin.js`, 'utf8').split('\n', 1)[0] ?? '';
+  const shebang = /^#!\/usr\/bin\/env -S node((?: --?[\w-]+(?:=\S+)?)*)$/.exec(first);
+  if (!shebang) throw new Error(`dist/cli/bin.js: a shebang of the form "#!/usr/bin/env -S node FLAGS" expected, not "${first}"`);
+  return shebang[1].split(' ').filter((flag) => flag !== '');
+}
+
+/**
+ * Writes the bundle's code cache: the bin, started as its shebang starts it, on the Pet Store,
+ * answers WARM_UP and stops; at exit it writes what it compiled.
  */
 async function writeCodeCache() {
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', `${root}dist/cli/bin.js`, '--port', '0', '--no-watch'], {
+  const child = spawn(process.execPath, [...binFlags(), `${root}dist/cli/bin.js`, '--port', '0', '--no-watch'], {
     cwd: root,
     // The Pet Store with its defaults, whatever the environment that runs the build configures
     // (a SANDBOX_DATA of the user's must not receive the warm-up's pet).

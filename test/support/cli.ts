@@ -1,10 +1,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
+// @ts-expect-error: the build scripts are plain JavaScript, outside the TypeScript project
+import { binFlags } from '../../scripts/bundle.mjs';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 /** The V8 flags of the bin's own shebang: under other flags V8 would refuse the bundle's code cache. */
-export const BIN_FLAGS = ['--max-semi-space-size=4'];
+export const BIN_FLAGS = (binFlags as () => string[])();
 
 export interface Running {
   readonly child: ChildProcessWithoutNullStreams;
