@@ -65,7 +65,7 @@ export default defineConfig(
 
   {
     name: 'understudy/src',
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.ts', 'src/**/*.cts'],
     extends: [js.configs.recommended, tseslint.configs.strictTypeChecked, tseslint.configs.stylisticTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -81,6 +81,15 @@ export default defineConfig(
       '@typescript-eslint/non-nullable-type-assertion-style': 'off',
       // Same contract as tsc's noUnusedParameters (see unusedVars above).
       '@typescript-eslint/no-unused-vars': unusedVars,
+    },
+  },
+
+  {
+    name: 'understudy/src-commonjs',
+    files: ['src/**/*.cts'],
+    rules: {
+      // A CommonJS file (the bin) under verbatimModuleSyntax imports with `import x = require(...)`.
+      '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }],
     },
   },
 

@@ -7,12 +7,13 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /**
- * The built CLI of a checkout: its bin (dist/cli/bin.js, which runs the bundle), or for a checkout
- * from before the bundle, the compiled entry (dist/cli/main.js); null when neither is built.
+ * The built CLI of a checkout: its bin (dist/cli/bin.cjs, which runs the bundle; dist/cli/bin.js
+ * before the bin was CommonJS), or for a checkout from before the bundle, the compiled entry
+ * (dist/cli/main.js); null when none is built.
  * @param {string} dir @returns {string | null}
  */
 export function builtCli(dir) {
-  for (const path of ['dist/cli/bin.js', 'dist/cli/main.js']) if (existsSync(join(dir, path))) return join(dir, path);
+  for (const path of ['dist/cli/bin.cjs', 'dist/cli/bin.js', 'dist/cli/main.js']) if (existsSync(join(dir, path))) return join(dir, path);
   return null;
 }
 
@@ -54,7 +55,7 @@ export function readOptions(env = process.env, argv = process.argv.slice(2)) {
       : [100, 100_000, 1_000_000];
   const baseline = env.BENCH_BASELINE ? resolve(env.BENCH_BASELINE) : null;
   if (baseline && builtCli(baseline) === null)
-    throw new Error(`BENCH_BASELINE must be a built checkout of understudy (with dist/cli/bin.js), not "${env.BENCH_BASELINE}"`);
+    throw new Error(`BENCH_BASELINE must be a built checkout of understudy (with dist/cli/bin.cjs), not "${env.BENCH_BASELINE}"`);
   if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1))
     throw new Error(`BENCH_SIZES must be whole numbers >= 1, not "${env.BENCH_SIZES}"`);
   return {

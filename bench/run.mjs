@@ -324,8 +324,8 @@ async function main() {
   const sourceAtStart = sourceOf();
   const distAtStart = distStamp();
   const load1AtStart = os.loadavg()[0];
-  if (!existsSync(join(ROOT, 'dist/cli/bin.js')))
-    throw new Error('dist/cli/bin.js is missing: run npm run build first (npm run bench does)');
+  if (!existsSync(join(ROOT, 'dist/cli/bin.cjs')))
+    throw new Error('dist/cli/bin.cjs is missing: run npm run build first (npm run bench does)');
   const wrk = LOADGEN.kind === 'wrk';
   log(
     `${options.quick ? 'quick run: ' : ''}${wrk ? Math.ceil(options.duration) : options.duration} s per scenario after ${wrk ? Math.max(1, Math.ceil(options.warmup)) : options.warmup} s of warm-up, ${options.connections} connections` +

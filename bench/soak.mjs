@@ -20,7 +20,7 @@ const server = spawn(
   process.execPath,
   [
     '--max-semi-space-size=4',
-    join(ROOT, 'dist/cli/bin.js'),
+    join(ROOT, 'dist/cli/bin.cjs'),
     '--port',
     '0',
     '--config',

@@ -11,7 +11,7 @@ export const GITHUB = require.resolve('@octokit/openapi/generated/api.github.com
 export const GITHUB_VERSION = /** @type {{ version: string }} */ (require('@octokit/openapi/package.json')).version;
 export const PRISM_VERSION = /** @type {{ version: string }} */ (require('@stoplight/prism-cli/package.json')).version;
 
-const SANDBOX_CLI = join(ROOT, 'dist/cli/bin.js');
+const SANDBOX_CLI = join(ROOT, 'dist/cli/bin.cjs');
 const PRISM_CLI = require.resolve('@stoplight/prism-cli');
 const CEILING = join(ROOT, 'bench/ceiling-server.mjs');
 export const BENCH_CONFIG = join(ROOT, 'bench/sandbox.yaml');
@@ -126,7 +126,7 @@ export function baselineTarget(dir, revision) {
     command: `understudy at ${revision} --config bench/sandbox.yaml (log: info)`,
     basePath: '/v1',
     constant: false,
-    args: sandboxArgs(BENCH_CONFIG, [], builtCli(dir) ?? join(dir, 'dist/cli/bin.js')),
+    args: sandboxArgs(BENCH_CONFIG, [], builtCli(dir) ?? join(dir, 'dist/cli/bin.cjs')),
   };
 }
 

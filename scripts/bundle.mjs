@@ -1,5 +1,5 @@
 // Bundles the built CLI (dist/cli/main.js) into one CommonJS script, dist/bin/understudy.cjs, and
-// makes its V8 code cache, dist/bin/understudy.cjs.cache: what the `understudy` bin (dist/cli/bin.js)
+// makes its V8 code cache, dist/bin/understudy.cjs.cache: what the `understudy` bin (dist/cli/bin.cjs)
 // runs. Node 20 loads an ES module graph file by file (resolve, read, compile, link each of some
 // 240 modules) and has no compile cache; one script, with the functions a start runs already
 // compiled, reaches its first answer in under half the time. What only some configurations load
@@ -95,9 +95,9 @@ export const withoutSandboxSettings = (env) =>
  * @returns {string[]}
  */
 export function binFlags() {
-  const first = readFileSync(`${root}dist/cli/bin.js`, 'utf8').split('\n', 1)[0] ?? '';
+  const first = readFileSync(`${root}dist/cli/bin.cjs`, 'utf8').split('\n', 1)[0] ?? '';
   const shebang = /^#!\/usr\/bin\/env -S node((?: --?[\w-]+(?:=\S+)?)*)$/.exec(first);
-  if (!shebang) throw new Error(`dist/cli/bin.js: a shebang of the form "#!/usr/bin/env -S node FLAGS" expected, not "${first}"`);
+  if (!shebang) throw new Error(`dist/cli/bin.cjs: a shebang of the form "#!/usr/bin/env -S node FLAGS" expected, not "${first}"`);
   return shebang[1].split(' ').filter((flag) => flag !== '');
 }
 
@@ -106,7 +106,7 @@ export function binFlags() {
  * answers WARM_UP and stops; at exit it writes what it compiled.
  */
 async function writeCodeCache() {
-  const child = spawn(process.execPath, [...binFlags(), `${root}dist/cli/bin.js`, '--port', '0', '--no-watch'], {
+  const child = spawn(process.execPath, [...binFlags(), `${root}dist/cli/bin.cjs`, '--port', '0', '--no-watch'], {
     cwd: root,
     // The Pet Store with its defaults, whatever the environment that runs the build configures
     // (a SANDBOX_DATA of the user's must not receive the warm-up's pet).

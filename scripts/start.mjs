@@ -19,7 +19,7 @@ function newestSource() {
   return newest;
 }
 
-const program = `${root}dist/cli/bin.js`;
+const program = `${root}dist/cli/bin.cjs`;
 const codeCache = `${root}dist/bin/understudy.cjs.cache`;
 const built = (() => {
   try {

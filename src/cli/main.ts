@@ -1,4 +1,4 @@
-// The command line. The `understudy` bin (bin.ts) runs it from its bundle; it also runs as it is.
+// The command line. The `understudy` bin (bin.cts) runs it from its bundle; it also runs as it is.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type ConfigFlags } from '../config/load-config.js';
@@ -174,7 +174,7 @@ async function main(): Promise<number> {
   });
 }
 
-// Not a top-level await: the bundle the bin runs is a CommonJS script (see bin.ts).
+// Not a top-level await: the bundle the bin runs is a CommonJS script (see bin.cts).
 void main().then((code) => {
   process.exitCode = code;
 });

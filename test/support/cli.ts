@@ -4,7 +4,7 @@ import { onTestFinished } from 'vitest';
 // @ts-expect-error: the build scripts are plain JavaScript, outside the TypeScript project
 import { binFlags } from '../../scripts/bundle.mjs';
 
-export const CLI = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 /** The V8 flags of the bin's own shebang: under other flags V8 would refuse the bundle's code cache. */
 export const BIN_FLAGS = (binFlags as () => string[])();
 
