@@ -260,30 +260,36 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     ...(lastReload === undefined ? {} : { lastReload }),
   });
 
-  const admin: Surface | undefined =
-    config.adminToken === null
+  // The admin API is built (its document read, its validators compiled) on the first request under
+  // its prefix, not at start: an admin token costs a start nothing (about 130 ms here), and the first
+  // admin request pays it once. The document is ours; every admin test builds it.
+  let adminBuilt: Promise<Surface> | undefined;
+  const adminToken = config.adminToken;
+  const admin: (() => Promise<Surface>) | undefined =
+    adminToken === null
       ? undefined
-      : await adminSurface(
-          { token: config.adminToken, checkResponses: config.validation.checkResponses },
-          {
-            reset,
-            // Asked of one replica, a reload reaches them all (each reads its own files).
-            reload: () => {
-              replication?.note({ kind: 'reload' });
-              return reload();
+      : () =>
+          (adminBuilt ??= adminSurface(
+            { token: adminToken, checkResponses: config.validation.checkResponses },
+            {
+              reset,
+              // Asked of one replica, a reload reaches them all (each reads its own files).
+              reload: () => {
+                replication?.note({ kind: 'reload' });
+                return reload();
+              },
+              status,
+              clocks,
+              keys,
+              plans: () => Object.keys(config.plans),
+              limiter,
+              journal,
+              rules,
+              workspaces,
+              api: current,
+              inFlight: () => inFlight,
             },
-            status,
-            clocks,
-            keys,
-            plans: () => Object.keys(config.plans),
-            limiter,
-            journal,
-            rules,
-            workspaces,
-            api: current,
-            inFlight: () => inFlight,
-          },
-        );
+          ));
 
   // The pages a browser opens: served before the API, never journaled or counted against a key.
   const pages = createPages(
@@ -358,7 +364,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     try {
       if (toToken) result = tokenResult(req, await mintToken(req), generation.label);
       else if (!toAdmin) result = await runPipeline(api, req);
-      else if (admin) result = await runPipeline(admin, req);
+      else if (admin) result = await runPipeline(await admin(), req);
       else
         result = bare(
           req,
