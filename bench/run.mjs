@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench: Understudy against Prism and a constant-answer ceiling, on one machine and one
 // document, driven by wrk (server and wrk pinned to separate cores) or autocannon; Understudy with
-// its capabilities off against on; then the store-size, document-size, durable and replica rows.
+// its capabilities off against there-but-unused and on; then the store-size, document-size, durable and replica rows.
 // Prints one table and the issue's targets, writes bench/results/<timestamp>.json and .svg (the
 // chart) and bench/results/latest.json and latest.svg. See bench/README.md.
 import { execFileSync } from 'node:child_process';
@@ -359,7 +359,7 @@ async function main() {
     for (const target of compared) compare.push(await benchTarget(target, SCENARIOS, options));
   }
 
-  // Capabilities off against on: both up at once, interleaved rounds (interleave.mjs).
+  // Capabilities off, there but unused, and on: all up at once, interleaved rounds (interleave.mjs).
   const capabilityRounds = options.quick ? 1 : CAPABILITY_ROUNDS;
   const capabilityTargets = options.capabilities
     ? CAPABILITY_TARGETS.filter((t) => !options.targets || options.targets.includes(t.id))
@@ -436,8 +436,15 @@ async function main() {
     );
   const targetCheck = compare.some((e) => e.id === 'understudy') ? checkTargets(compare, SCENARIOS) : null;
   if (targetCheck) notes.push(...formatTargets(targetCheck, compare, SCENARIOS));
-  const capabilityComparison = capabilities.length === 2 ? compareCapabilities(capabilities[0], capabilities[1], SCENARIOS) : null;
-  if (capabilityComparison) notes.push(...formatCapabilities(capabilityComparison, capabilityRounds, SCENARIOS));
+  const capability = (/** @type {string} */ id) => capabilities.find((e) => e.id === id && !e.error);
+  const capabilityOff = capability('understudy-minimal');
+  const capabilityPair = (/** @type {string} */ id) => {
+    const other = capability(id);
+    return capabilityOff && other ? compareCapabilities(capabilityOff, other, SCENARIOS) : null;
+  };
+  const capabilityComparison = { unused: capabilityPair('understudy-unused'), on: capabilityPair('understudy-all') };
+  if (capabilityComparison.unused || capabilityComparison.on)
+    notes.push(...formatCapabilities(capabilityComparison, capabilityRounds, capabilities.length, SCENARIOS));
   if (durable) notes.push(...formatDurable(durable.summary));
   if (replicas) notes.push(...formatReplicas(replicas.summary));
   process.stdout.write(`\n${table}\n${notes.map((n) => `  ${n}`).join('\n')}\n`);

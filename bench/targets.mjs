@@ -17,8 +17,9 @@ const CEILING = join(ROOT, 'bench/ceiling-server.mjs');
 export const BENCH_CONFIG = join(ROOT, 'bench/sandbox.yaml');
 const BENCH_CONFIG_SILENT = join(ROOT, 'bench/sandbox-silent.yaml');
 const BENCH_CONFIG_MINIMAL = join(ROOT, 'bench/sandbox-minimal.yaml');
+const BENCH_CONFIG_UNUSED = join(ROOT, 'bench/sandbox-unused.yaml');
 const BENCH_CONFIG_ALL = join(ROOT, 'bench/sandbox-all.yaml');
-/** The admin token of the all-on target: the admin API compiled, rules looked up (none are set). */
+/** The admin token of the unused and all-on targets: the admin API compiled, rules looked up (none are set). */
 const ADMIN_TOKEN = 'bench-admin-token';
 
 /** The key on the bench plan (bench/sandbox.yaml). Prism takes any bearer token. */
@@ -89,10 +90,12 @@ export const TARGETS = [
 ];
 
 /**
- * The capabilities-off comparison (run in interleaved rounds, interleave.mjs): every capability added
- * since the first wave off (no journal, no admin token so no admin API and no rules, no file watcher,
- * no Redis) against all of them on and unused (journal 1000, admin token, --watch, a configured
- * workspace). Both with the request log at info, as `understudy`.
+ * The capabilities comparison (run in interleaved rounds, interleave.mjs), three targets up at once:
+ * every capability added since the first wave off (no journal, no admin token so no admin API and no
+ * rules, no file watcher, no Redis); all of them there and unused by the load (admin token, --watch,
+ * a configured workspace, the journal off); and all on (the same with the journal of 1000 recording
+ * every exchange). Off ÷ unused is what having them costs; off ÷ on what the journal's recording
+ * costs besides. All with the request log at info, as `understudy`.
  * @type {Target[]}
  */
 export const CAPABILITY_TARGETS = [
@@ -103,6 +106,14 @@ export const CAPABILITY_TARGETS = [
     basePath: '/v1',
     constant: false,
     args: sandboxArgs(BENCH_CONFIG_MINIMAL, ['--no-watch']),
+  },
+  {
+    id: 'understudy-unused',
+    label: 'understudy, capabilities there, unused',
+    command: `understudy --config bench/sandbox-unused.yaml --watch --admin-token ${ADMIN_TOKEN} (journalSize 0, workspace team-a)`,
+    basePath: '/v1',
+    constant: false,
+    args: sandboxArgs(BENCH_CONFIG_UNUSED, ['--watch', '--admin-token', ADMIN_TOKEN]),
   },
   {
     id: 'understudy-all',

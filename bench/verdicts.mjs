@@ -114,7 +114,8 @@ export function formatTargets(result, entries, scenarios) {
 }
 
 /**
- * The capabilities-off comparison: off ÷ on per scenario, the median rounds' and each round's.
+ * One pair of the capabilities comparison: off ÷ another configuration per scenario, the median
+ * rounds' and each round's.
  * @param {import('./run.mjs').TargetResult | undefined} off @param {import('./run.mjs').TargetResult | undefined} on
  * @param {import('./scenarios.mjs').Scenario[]} scenarios
  */
@@ -147,22 +148,35 @@ export function compareCapabilities(off, on, scenarios) {
   };
 }
 
-/** @param {ReturnType<typeof compareCapabilities>} c @param {number} rounds @param {import('./scenarios.mjs').Scenario[]} scenarios */
-export function formatCapabilities(c, rounds, scenarios) {
+/**
+ * The capabilities comparison's lines: off ÷ unused (what having the capabilities costs), then
+ * off ÷ on (with the journal recording as well), each per scenario.
+ * @param {{ unused: ReturnType<typeof compareCapabilities> | null, on: ReturnType<typeof compareCapabilities> | null }} c
+ * @param {number} rounds @param {number} targets @param {import('./scenarios.mjs').Scenario[]} scenarios
+ */
+export function formatCapabilities(c, rounds, targets, scenarios) {
   const lines = [
-    `capabilities off ÷ on (understudy-minimal: journalSize 0, no admin token, --no-watch, no Redis; understudy-all: journal 1000, admin token,`,
-    `  --watch, a workspace key; both up at once, measured in turn, ${rounds} round${rounds === 1 ? '' : 's'}, order reversed every other round; median round, [each round's ratio]):`,
+    `capabilities (understudy-minimal, off: journalSize 0, no admin token, --no-watch, no Redis; understudy-unused: an admin token, --watch,`,
+    `  a workspace configured, journalSize 0; understudy-all: the same with the journal of 1000 recording; ${targets} up at once, measured in turn,`,
+    `  ${rounds} round${rounds === 1 ? '' : 's'}, order reversed every other round; median round, [each round's ratio]):`,
   ];
-  for (const s of scenarios) {
-    const r = c.byScenario[s.id];
-    if (!r) continue;
-    const spread = (/** @type {(number | null)[]} */ xs) => (xs.length > 1 ? ` [${xs.map((x) => fixed(x, 2)).join(' ')}]` : '');
+  const spread = (/** @type {(number | null)[]} */ xs) => (xs.length > 1 ? ` [${xs.map((x) => fixed(x, 2)).join(' ')}]` : '');
+  for (const [title, pair] of /** @type {const} */ ([
+    ['off ÷ unused (having them)', c.unused],
+    ['off ÷ on (the journal recording too)', c.on],
+  ])) {
+    if (!pair) continue;
+    lines.push(`  ${title}:`);
+    for (const s of scenarios) {
+      const r = pair.byScenario[s.id];
+      if (!r) continue;
+      lines.push(
+        `    ${s.label.padEnd(15)} req/s ${fixed(r.rps, 2)}${spread(r.rpsRounds)}  p99 ${fixed(r.p99, 2)}${spread(r.p99Rounds)}  window peak RSS ${fixed(r.peakRssOffMb, 0)} vs ${fixed(r.peakRssOnMb, 0)} MB`,
+      );
+    }
     lines.push(
-      `  ${s.label.padEnd(15)} req/s ${fixed(r.rps, 2)}${spread(r.rpsRounds)}  p99 ${fixed(r.p99, 2)}${spread(r.p99Rounds)}  window peak RSS ${fixed(r.peakRssOffMb, 0)} vs ${fixed(r.peakRssOnMb, 0)} MB`,
+      `    cold start ${pair.startOffMs === null ? 'n/a' : Math.round(pair.startOffMs)} vs ${pair.startOnMs === null ? 'n/a' : Math.round(pair.startOnMs)} ms; peak RSS over the run ${fixed(pair.peakRssOffMb, 0)} vs ${fixed(pair.peakRssOnMb, 0)} MB`,
     );
   }
-  lines.push(
-    `  cold start ${c.startOffMs === null ? 'n/a' : Math.round(c.startOffMs)} vs ${c.startOnMs === null ? 'n/a' : Math.round(c.startOnMs)} ms; peak RSS over the run ${fixed(c.peakRssOffMb, 0)} vs ${fixed(c.peakRssOnMb, 0)} MB`,
-  );
   return lines;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the bench harness is plain JavaScript with JSDoc types, outside the TypeScript project
-import { checkTargets, formatTargets } from '../../bench/verdicts.mjs';
+import { checkTargets, compareCapabilities, formatCapabilities, formatTargets } from '../../bench/verdicts.mjs';
 
 interface Check {
   readonly id: string;
@@ -45,5 +45,44 @@ describe('bench verdicts: peak RSS under list and get', () => {
       ['list', 110, false],
       ['get', 96, true],
     ]);
+  });
+});
+
+type Pair = { byScenario: Record<string, { rps: number | null; rpsRounds: (number | null)[] }> };
+const pair = compareCapabilities as (off: unknown, other: unknown, scenarios: { id: string; label: string }[]) => Pair;
+const formatPairs = formatCapabilities as (
+  c: { unused: Pair | null; on: Pair | null },
+  rounds: number,
+  targets: number,
+  scenarios: { id: string; label: string }[],
+) => string[];
+
+/** Three configurations: off, there but unused, on. Each ratio is off ÷ the other, per round and of the median rounds. */
+describe('bench verdicts: the capabilities comparison', () => {
+  const target = (id: string, rps: number[]) => ({
+    id,
+    coldStartMs: 250,
+    peakRssKb: 90 * MB,
+    scenarios: {
+      list: { rps: [...rps].sort((a, b) => a - b)[1], p99Ms: 2, peakRssKb: 80 * MB, rounds: rps.map((r) => ({ rps: r, p99Ms: 2 })) },
+    },
+  });
+  const off = target('understudy-minimal', [1000, 1100, 1050]);
+  const unused = target('understudy-unused', [1000, 1000, 1050]);
+  const on = target('understudy-all', [800, 1000, 875]);
+
+  it('divides off by each other configuration, round by round', () => {
+    expect(pair(off, unused, SCENARIOS).byScenario.list).toMatchObject({ rps: 1.05, rpsRounds: [1, 1.1, 1] });
+    expect(pair(off, on, SCENARIOS).byScenario.list).toMatchObject({ rps: 1.2, rpsRounds: [1.25, 1.1, 1.2] });
+  });
+
+  it('prints off ÷ unused, then off ÷ on, and leaves out a pair that was not measured', () => {
+    const both = formatPairs({ unused: pair(off, unused, SCENARIOS), on: pair(off, on, SCENARIOS) }, 3, 3, SCENARIOS);
+    const titles = both.filter((line) => /^ {2}off ÷/.test(line));
+    expect(titles).toEqual(['  off ÷ unused (having them):', '  off ÷ on (the journal recording too):']);
+    expect(both).toContain('    list            req/s 1.05 [1.00 1.10 1.00]  p99 1.00 [1.00 1.00 1.00]  window peak RSS 80 vs 80 MB');
+    expect(both).toContain('    list            req/s 1.20 [1.25 1.10 1.20]  p99 1.00 [1.00 1.00 1.00]  window peak RSS 80 vs 80 MB');
+    const onlyOn = formatPairs({ unused: null, on: pair(off, on, SCENARIOS) }, 3, 2, SCENARIOS);
+    expect(onlyOn.filter((line) => /^ {2}off ÷/.test(line))).toEqual(['  off ÷ on (the journal recording too):']);
   });
 });
