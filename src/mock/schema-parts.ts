@@ -1,4 +1,5 @@
-import { escapePointerToken, follow, isObject, type JsonObject } from '../openapi/json-pointer.js';
+import { escapePointerToken, isObject, type JsonObject } from '../openapi/json-pointer.js';
+import { followed } from './document-schemas.js';
 import { matchesPattern } from './pattern-values.js';
 
 /**
@@ -20,7 +21,7 @@ export function flatten(document: unknown, schema: JsonObject, at: string, out: 
   out.push({ schema, at });
   if (!Array.isArray(schema.allOf)) return out;
   for (let i = 0; i < schema.allOf.length; i++) {
-    const member = follow(document, `${at}/allOf/${i}`);
+    const member = followed(document, `${at}/allOf/${i}`);
     if (isObject(member.value)) flatten(document, member.value, member.pointer, out, seen);
   }
   return out;
