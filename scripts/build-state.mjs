@@ -1,0 +1,36 @@
+// Whether a checkout's build is current, for `npm start` (start.mjs): built means the compiler's
+// stamp (dist/.tsbuildinfo) and the bundle's code cache, the build's last step, are both newer
+// than every file the build reads, and the bin exists. The bin's own time does not count: the
+// compiler rewrites only what changed, so bin.cjs keeps the time bin.cts was last compiled.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The files besides src/ that the build reads. */
+const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/config-validator.mjs', 'scripts/bundle.mjs'];
+
+/** The compiler's stamp, which start.mjs touches after a build the compiler found nothing to emit for. */
+export const stampOf = (/** @type {string} */ root) => join(root, 'dist/.tsbuildinfo');
+
+/** @param {string} root @returns {number} the newest modification time among the files the build reads */
+export function newestSource(root) {
+  let newest = 0;
+  for (const file of BUILD_INPUTS) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
+  for (const entry of readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** @param {string} root @returns {number} when the last whole build ended, or 0 when there is none */
+export function builtAt(root) {
+  try {
+    statSync(join(root, 'dist/cli/bin.cjs'));
+    // Both: a build stopped between the compiler and the bundle's code cache is not a build.
+    return Math.min(statSync(stampOf(root)).mtimeMs, statSync(join(root, 'dist/bin/understudy.cjs.cache')).mtimeMs);
+  } catch {
+    return 0;
+  }
+}
+
+/** @param {string} root @returns {boolean} */
+export const needsBuild = (root) => newestSource(root) > builtAt(root);
