@@ -1,4 +1,5 @@
 // The command line. The `understudy` bin (bin.cts) runs it from its bundle; it also runs as it is.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type ConfigFlags } from '../config/load-config.js';
@@ -30,6 +31,7 @@ Options:
   --admin-token TOKEN  enables the admin API under /__sandbox (env SANDBOX_ADMIN_TOKEN)
   --watch              reload when a file served or the config changes (default when stdout is a terminal)
   --no-watch           never watch the files (wins over --watch); SIGHUP reloads either way
+  -v, --version        print the version
   -h, --help           show this help
 
 In a browser: /docs is the API's interactive documentation, with a key of the visitor's own; with an
@@ -40,6 +42,12 @@ Precedence: defaults < config file < environment < flags.
 `;
 
 const DRAIN_MS = 10_000;
+
+/** The package's version, from its package.json (two levels up, from dist/cli/ as from the bundle in dist/bin/). */
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return String(manifest.version);
+}
 
 async function main(): Promise<number> {
   let values;
@@ -58,6 +66,7 @@ async function main(): Promise<number> {
         watch: { type: 'boolean' },
         'no-watch': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
       strict: true,
       allowPositionals: false,
@@ -68,6 +77,10 @@ async function main(): Promise<number> {
   }
   if (values.help) {
     process.stdout.write(HELP);
+    return 0;
+  }
+  if (values.version) {
+    process.stdout.write(`understudy ${version()}\n`);
     return 0;
   }
   let sandbox;

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,24 @@ describe('the understudy CLI', () => {
       'SANDBOX_CONFIG',
     ]) {
       expect(stdout).toContain(option);
+    }
+  });
+
+  it('lists in --help exactly the options the README lists', async () => {
+    const { stdout } = await runCli(['--help']);
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const listed = /```text\nunderstudy \[options\]\n([\s\S]*?)```/.exec(readme)?.[1];
+    const options = /\nOptions:\n([\s\S]*?)\n\n/.exec(stdout)?.[1];
+    expect(options).toBeDefined();
+    expect(listed).toBe(`${options}\n`);
+  });
+
+  it('prints its version with --version and -v: the package.json one', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const { code, stdout } = await runCli([flag]);
+      expect(code).toBe(0);
+      expect(stdout).toBe(`understudy ${version}\n`);
     }
   });
 
