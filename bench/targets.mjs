@@ -1,6 +1,6 @@
 // What the bench runs: each target is a server started as `node <args>` on a port.
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ROOT, builtCli } from './options.mjs';
 
 const require = createRequire(import.meta.url);
@@ -99,31 +99,44 @@ export const TARGETS = [
  * @type {Target[]}
  */
 export const CAPABILITY_TARGETS = [
-  {
-    id: 'understudy-minimal',
-    label: 'understudy, capabilities off',
-    command: 'understudy --config bench/sandbox-minimal.yaml --no-watch (journalSize 0, no admin token, no --redis)',
-    basePath: '/v1',
-    constant: false,
-    args: sandboxArgs(BENCH_CONFIG_MINIMAL, ['--no-watch']),
-  },
-  {
-    id: 'understudy-unused',
-    label: 'understudy, capabilities there, unused',
-    command: `understudy --config bench/sandbox-unused.yaml --watch --admin-token ${ADMIN_TOKEN} (journalSize 0, workspace team-a)`,
-    basePath: '/v1',
-    constant: false,
-    args: sandboxArgs(BENCH_CONFIG_UNUSED, ['--watch', '--admin-token', ADMIN_TOKEN]),
-  },
-  {
-    id: 'understudy-all',
-    label: 'understudy, capabilities on',
-    command: `understudy --config bench/sandbox-all.yaml --watch --admin-token ${ADMIN_TOKEN} (journal 1000, workspace team-a)`,
-    basePath: '/v1',
-    constant: false,
-    args: sandboxArgs(BENCH_CONFIG_ALL, ['--watch', '--admin-token', ADMIN_TOKEN]),
-  },
+  capabilityTarget(
+    'understudy-minimal',
+    'capabilities off',
+    BENCH_CONFIG_MINIMAL,
+    ['--no-watch'],
+    'journalSize 0, no admin token, no --redis',
+  ),
+  capabilityTarget(
+    'understudy-unused',
+    'capabilities there, unused',
+    BENCH_CONFIG_UNUSED,
+    ['--watch', '--admin-token', ADMIN_TOKEN],
+    'journalSize 0, workspace team-a',
+  ),
+  capabilityTarget(
+    'understudy-all',
+    'capabilities on',
+    BENCH_CONFIG_ALL,
+    ['--watch', '--admin-token', ADMIN_TOKEN],
+    'journal 1000, workspace team-a',
+  ),
 ];
+
+/**
+ * One target of the capabilities comparison: the sandbox on `config` with `flags`.
+ * @param {string} id @param {string} state @param {string} config @param {string[]} flags @param {string} note
+ * @returns {Target}
+ */
+function capabilityTarget(id, state, config, flags, note) {
+  return {
+    id,
+    label: `understudy, ${state}`,
+    command: `understudy --config ${relative(ROOT, config)} ${flags.join(' ')} (${note})`,
+    basePath: '/v1',
+    constant: false,
+    args: sandboxArgs(config, flags),
+  };
+}
 
 /**
  * Another build of understudy (BENCH_BASELINE: a checkout with `dist/`), with this checkout's
