@@ -478,6 +478,7 @@ function journalRedaction(config: SandboxConfig, model: ApiModel): Redaction {
  */
 function listenerOf(journal: Journal, clocks: WorkspaceClocks): (exchange: Exchange) => void {
   return (exchange) => {
+    if (!journal.wants()) return;
     const { method, path } = exchange.request;
     if ((method === 'GET' || method === 'HEAD') && (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`))) return;
     journal.add(toJournalEntry(exchange, clocks.of(exchange.workspace).now()));

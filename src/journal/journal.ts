@@ -36,6 +36,14 @@ export class Journal {
     this.redaction = redaction;
   }
 
+  /**
+   * Whether a record added now would be kept or seen: false for a journal of size 0 that nobody is
+   * streaming or waiting on, so the request path need not build one.
+   */
+  wants(): boolean {
+    return this.capacity > 0 || this.listeners.size > 0;
+  }
+
   add(record: JournalRecord): void {
     if (this.capacity > 0) {
       this.ring[this.next] = record;

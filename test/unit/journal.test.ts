@@ -31,6 +31,20 @@ describe('Journal', () => {
     expect(journal.recent(2).map((e) => e.id)).toEqual(['4', '5']);
   });
 
+  it('wants records while it keeps any or someone listens, and not at size 0 with nobody listening', () => {
+    expect(new Journal(3).wants()).toBe(true);
+    const off = new Journal(0);
+    expect(off.wants()).toBe(false);
+    const seen: string[] = [];
+    const stop = off.subscribe((r) => seen.push(r.exchange.request.id));
+    expect(off.wants()).toBe(true);
+    off.add(record(7));
+    expect(seen).toEqual(['7']);
+    expect(off.entries()).toEqual([]);
+    stop();
+    expect(off.wants()).toBe(false);
+  });
+
   it('returns what it has before it is full, and nothing after clear or at capacity 0', () => {
     const journal = new Journal(5);
     journal.add(record(1));
