@@ -325,6 +325,24 @@ describe('the journal stream, as the core hands it to an edge', () => {
   });
 });
 
+describe('a journal of size 0', () => {
+  it('keeps nothing, and still streams each finished request to a client that listens', async () => {
+    const sandbox = await testSandbox({ journalSize: 0 });
+    const app = EDGES[0]!.make(sandbox);
+    await request(app).get('/v1/pets?limit=1').set(auth('demo-pro'));
+    expect((await request(app).get('/__sandbox/requests').set(admin)).body).toEqual([]);
+    const response = (await sandbox.handle(coreRequest('/__sandbox/requests/stream'))) as { stream?: EventStream };
+    const chunks: string[] = [];
+    const close = response.stream!.open((chunk) => chunks.push(chunk));
+    const seen = await request(app).get('/v1/pets?limit=2').set(auth('demo-pro'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toMatch(new RegExp(`^id: ${seen.headers['x-request-id'] as string}\n`));
+    close();
+    expect((await request(app).get('/__sandbox/requests').set(admin)).body).toEqual([]);
+  });
+});
+
 describe('redaction of the credentials a document’s apiKey schemes name', () => {
   it('never shows a key sent as an apiKey query parameter', async () => {
     const app = EDGES[0]!.make(await securitySandbox());
