@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { delimiter, join } from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page, type Request } from 'playwright-core';
@@ -20,23 +21,34 @@ export function chromiumPath(): string {
 
 /**
  * Headless Chromium as a closed machine needs it: no background networking, component updates,
- * sync or QUIC, so that every request the browser makes is one a page asked for.
+ * sync or QUIC, so that every request the browser makes is one a page asked for. It gets a temp
+ * dir of its own, removed when it is gone: with `--disable-dev-shm-usage` its shared memory lives
+ * in temp files, and a renderer stopped mid-way can leave one behind (seen once in CI).
  */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+export async function launchBrowser(): Promise<Browser> {
+  const temp = mkdtempSync(join(tmpdir(), 'understudy-chromium-'));
+  const browser = await chromium
+    .launch({
+      executablePath: chromiumPath(),
+      headless: true,
+      env: { ...process.env, TMPDIR: temp },
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
+    })
+    .catch((error: unknown) => {
+      rmSync(temp, { recursive: true, force: true });
+      throw error;
+    });
+  browser.on('disconnected', () => rmSync(temp, { recursive: true, force: true }));
+  return browser;
 }
 
 /** What a page did while a test watched it: every request it made, and every console error and uncaught error. */
