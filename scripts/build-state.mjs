@@ -5,8 +5,18 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** What a build leaves, relative to the package root: the bin, the bundle it runs, the bundle's code cache. */
+export const BUILT = { bin: 'dist/cli/bin.cjs', bundle: 'dist/bin/understudy.cjs', cache: 'dist/bin/understudy.cjs.cache' };
+
 /** The files besides src/ that the build reads. */
-const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/config-validator.mjs', 'scripts/bundle.mjs'];
+const BUILD_INPUTS = [
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+  'scripts/config-validator.mjs',
+  'scripts/bundle.mjs',
+  'scripts/build-state.mjs',
+];
 
 /** The compiler's stamp, which start.mjs touches after a build the compiler found nothing to emit for. */
 export const stampOf = (/** @type {string} */ root) => join(root, 'dist/.tsbuildinfo');
@@ -24,9 +34,9 @@ export function newestSource(root) {
 /** @param {string} root @returns {number} when the last whole build ended, or 0 when there is none */
 export function builtAt(root) {
   try {
-    statSync(join(root, 'dist/cli/bin.cjs'));
+    statSync(join(root, BUILT.bin));
     // Both: a build stopped between the compiler and the bundle's code cache is not a build.
-    return Math.min(statSync(stampOf(root)).mtimeMs, statSync(join(root, 'dist/bin/understudy.cjs.cache')).mtimeMs);
+    return Math.min(statSync(stampOf(root)).mtimeMs, statSync(join(root, BUILT.cache)).mtimeMs);
   } catch {
     return 0;
   }

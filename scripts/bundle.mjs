@@ -10,9 +10,11 @@ import { readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUILT } from './build-state.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const OUT = `${root}dist/bin/understudy.cjs`;
+const OUT = `${root}${BUILT.bundle}`;
+const BIN = `${root}${BUILT.bin}`;
 
 /** Packages only some configurations import (dynamically): left to Node's own loader. */
 const LOADED_ON_USE = ['ioredis', 'chokidar', 'fast-xml-parser', 'swagger2openapi', '@apidevtools/json-schema-ref-parser'];
@@ -95,9 +97,9 @@ export const withoutSandboxSettings = (env) =>
  * @returns {string[]}
  */
 export function binFlags() {
-  const first = readFileSync(`${root}dist/cli/bin.cjs`, 'utf8').split('\n', 1)[0] ?? '';
+  const first = readFileSync(BIN, 'utf8').split('\n', 1)[0] ?? '';
   const shebang = /^#!\/usr\/bin\/env -S node((?: --?[\w-]+(?:=\S+)?)*)$/.exec(first);
-  if (!shebang) throw new Error(`dist/cli/bin.cjs: a shebang of the form "#!/usr/bin/env -S node FLAGS" expected, not "${first}"`);
+  if (!shebang) throw new Error(`${BUILT.bin}: a shebang of the form "#!/usr/bin/env -S node FLAGS" expected, not "${first}"`);
   return shebang[1].split(' ').filter((flag) => flag !== '');
 }
 
@@ -106,11 +108,11 @@ export function binFlags() {
  * answers WARM_UP and stops; at exit it writes what it compiled.
  */
 async function writeCodeCache() {
-  const child = spawn(process.execPath, [...binFlags(), `${root}dist/cli/bin.cjs`, '--port', '0', '--no-watch'], {
+  const child = spawn(process.execPath, [...binFlags(), BIN, '--port', '0', '--no-watch'], {
     cwd: root,
     // The Pet Store with its defaults, whatever the environment that runs the build configures
     // (a SANDBOX_DATA of the user's must not receive the warm-up's pet).
-    env: { ...withoutSandboxSettings(process.env), UNDERSTUDY_WRITE_CODE_CACHE: `${OUT}.cache` },
+    env: { ...withoutSandboxSettings(process.env), UNDERSTUDY_WRITE_CODE_CACHE: `${root}${BUILT.cache}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

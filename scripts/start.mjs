@@ -4,11 +4,11 @@
 import { spawnSync } from 'node:child_process';
 import { utimesSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { needsBuild, stampOf } from './build-state.mjs';
+import { BUILT, needsBuild, stampOf } from './build-state.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const stamp = stampOf(root);
-const program = `${root}dist/cli/bin.cjs`;
+const program = `${root}${BUILT.bin}`;
 if (needsBuild(root)) {
   const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', `${root}tsconfig.build.json`], {
     stdio: 'inherit',

@@ -13,6 +13,7 @@ const INPUTS = [
   'package.json',
   'scripts/config-validator.mjs',
   'scripts/bundle.mjs',
+  'scripts/build-state.mjs',
   'src/cli/main.ts',
 ];
 const OUTPUTS = { stamp: 'dist/.tsbuildinfo', bin: 'dist/cli/bin.cjs', cache: 'dist/bin/understudy.cjs.cache' };
