@@ -9,7 +9,7 @@ import { join } from 'node:path';
 export const BUILT = { bin: 'dist/cli/bin.cjs', bundle: 'dist/bin/understudy.cjs', cache: 'dist/bin/understudy.cjs.cache' };
 
 /** The files besides src/ that the build reads. */
-const BUILD_INPUTS = [
+export const BUILD_INPUTS = [
   'tsconfig.json',
   'tsconfig.build.json',
   'package.json',

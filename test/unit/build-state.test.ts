@@ -3,19 +3,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: the build scripts are plain JavaScript, outside the TypeScript project
-import { needsBuild } from '../../scripts/build-state.mjs';
+import { BUILD_INPUTS, needsBuild } from '../../scripts/build-state.mjs';
 
 const isStale = needsBuild as (root: string) => boolean;
 
-const INPUTS = [
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'package.json',
-  'scripts/config-validator.mjs',
-  'scripts/bundle.mjs',
-  'scripts/build-state.mjs',
-  'src/cli/main.ts',
-];
+const INPUTS = [...(BUILD_INPUTS as string[]), 'src/cli/main.ts'];
 const OUTPUTS = { stamp: 'dist/.tsbuildinfo', bin: 'dist/cli/bin.cjs', cache: 'dist/bin/understudy.cjs.cache' };
 
 /** `npm start` builds only when the build is not current (scripts/build-state.mjs, run by start.mjs). */
