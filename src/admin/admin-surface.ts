@@ -25,6 +25,8 @@ const sameSecret = (a: string, b: string): boolean =>
 export interface AdminSettings {
   readonly token: string;
   readonly checkResponses: boolean;
+  /** Where parsed YAML is cached (its own document is YAML), or null. */
+  readonly cacheDir: string | null;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface AdminSettings {
  * revealed; no rate limits, no CORS.
  */
 export async function adminSurface(settings: AdminSettings, capabilities: AdminCapabilities): Promise<Surface> {
-  const model = buildApiModel(await loadDocument(ADMIN_DOCUMENT));
+  const model = buildApiModel(await loadDocument(ADMIN_DOCUMENT, settings.cacheDir));
   const generation = buildGeneration(model, 1, {
     basePath: ADMIN_PREFIX,
     seed: 1,

@@ -64,6 +64,7 @@ export const CONFIG_SCHEMA = {
     },
     cors: { type: 'object', additionalProperties: false, properties: { origins: { type: 'array', items: { type: 'string' } } } },
     log: { type: 'object', additionalProperties: false, properties: { level: { enum: ['silent', 'error', 'warn', 'info', 'debug'] } } },
+    cacheDir: { type: ['string', 'null'], minLength: 1 },
     journalSize: count,
     maxWorkspaces: { type: 'integer', minimum: 1 },
     pages: {

@@ -34,6 +34,8 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   validation: { unknownQueryParameters: 'ignore', checkResponses: false, serveInvalidExamples: false },
   cors: { origins: ['*'] },
   log: { level: 'info' },
+  // None for a library user; the CLI's config loader finds one (load-config.ts, cacheDirFrom).
+  cacheDir: null,
   journalSize: 1000,
   maxWorkspaces: 1000,
   faults: { allowClientChoice: true, timeoutCapMs: 30_000, maxDelayMs: 30_000, latency: null, faults: [] },

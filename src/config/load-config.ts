@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { load as parseYaml } from 'js-yaml';
@@ -63,7 +64,7 @@ async function readConfigFile(path: string): Promise<Tree> {
   if (!isTree(raw)) throw new Error(`the config file ${path} must be a YAML mapping`);
   const base = dirname(path);
   // Paths in a config file are relative to the file, not to the working directory.
-  for (const field of ['spec', 'fixtures', 'data'] as const) {
+  for (const field of ['spec', 'fixtures', 'data', 'cacheDir'] as const) {
     if (typeof raw[field] === 'string') raw[field] = resolve(base, raw[field]);
   }
   return raw;
@@ -84,6 +85,7 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
     host: nonEmpty(env.HOST),
     seed: integer(env.SANDBOX_SEED, 'SANDBOX_SEED'),
     adminToken: nonEmpty(env.SANDBOX_ADMIN_TOKEN),
+    cacheDir: env.SANDBOX_CACHE_DIR && resolve(env.SANDBOX_CACHE_DIR),
     redis: nonEmpty(env.SANDBOX_REDIS_URL) && { url: env.SANDBOX_REDIS_URL },
   };
   const fromFlags: Tree = {
@@ -98,9 +100,21 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
   };
   // A document other than the default has no use for the Pet Store's fixtures.
   const specChanged = [fromFile.spec, fromEnv.spec, fromFlags.spec].some((s) => s !== undefined);
-  const defaults: Tree = specChanged ? { ...DEFAULT_CONFIG, fixtures: null } : { ...DEFAULT_CONFIG };
+  const defaults: Tree = { ...DEFAULT_CONFIG, cacheDir: cacheDirFrom(process.cwd()), ...(specChanged && { fixtures: null }) };
   const merged = merge(merge(merge(defaults, fromFile), fromEnv), fromFlags);
   return deepFreeze(checkConfig(merged, await configValidator()));
+}
+
+/**
+ * Where parsed YAML is cached unless the config says otherwise: `node_modules/.cache/understudy` in
+ * the nearest directory up from `dir` that has a `node_modules` (the place JavaScript tools keep
+ * their caches: Babel, ESLint, webpack), or none.
+ */
+export function cacheDirFrom(dir: string): string | null {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (existsSync(join(at, 'node_modules'))) return join(at, 'node_modules', '.cache', 'understudy');
+    if (dirname(at) === at) return null;
+  }
 }
 
 /** The config schema compiled now (Ajv's first compile in a process: about 80 ms). */

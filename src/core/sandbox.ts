@@ -270,7 +270,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       ? undefined
       : () =>
           (adminBuilt ??= adminSurface(
-            { token: adminToken, checkResponses: config.validation.checkResponses },
+            { token: adminToken, checkResponses: config.validation.checkResponses, cacheDir: config.cacheDir },
             {
               reset,
               // Asked of one replica, a reload reaches them all (each reads its own files).
@@ -301,7 +301,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     },
     {
       generation: current,
-      document: async () => (await readDocument(config.spec)).document,
+      document: async () => (await readDocument(config.spec, { cacheDir: config.cacheDir })).document,
       keys,
       workspaces,
       clock: clocks.of(DEFAULT_WORKSPACE),

@@ -27,7 +27,7 @@ export interface Served {
  * Anything that does not load throws, naming the file and the place.
  */
 export async function loadServed(config: SandboxConfig, number: number, onProgress?: (event: StartupProgress) => void): Promise<Served> {
-  const loaded = await readDocument(config.spec, onProgress);
+  const loaded = await readDocument(config.spec, { onProgress, cacheDir: config.cacheDir });
   const built = buildApiModel(loaded.document, loaded.locate);
   await loadXmlFor(built);
   // Examples that break their own schemas are reported at start and set aside (unless the config
@@ -37,7 +37,7 @@ export async function loadServed(config: SandboxConfig, number: number, onProgre
   const checkExamples = !config.validation.serveInvalidExamples && built.operations.length <= EAGER_OPERATIONS;
   const model = checkExamples ? { ...built, warnings: [...built.warnings, ...exampleWarnings(built)] } : built;
   for (const message of model.warnings) onProgress?.({ phase: 'warning', message });
-  const fixtures = config.fixtures ? await loadFixtures(config.fixtures) : NO_FIXTURES;
+  const fixtures = config.fixtures ? await loadFixtures(config.fixtures, config.cacheDir) : NO_FIXTURES;
   const generation = buildGeneration(
     model,
     number,

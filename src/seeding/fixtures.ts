@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { load as parseYaml } from 'js-yaml';
 import { englishFaker, fakerMethod } from '../mock/seeded-faker.js';
 import { isObject } from '../openapi/json-pointer.js';
+import { parseYaml } from '../openapi/parse-yaml.js';
 
 /** How one field of a seeded record is made. */
 export type FieldGenerator =
@@ -29,11 +29,14 @@ export const NO_FIXTURES: FixtureDefinitions = {
   collections: new Map(),
 };
 
-/** Reads and checks a fixtures file; a mistake stops the start with the field it is in. */
-export async function loadFixtures(path: string): Promise<FixtureDefinitions> {
+/**
+ * Reads and checks a fixtures file; a mistake stops the start with the field it is in. `cacheDir`:
+ * where parsed YAML is cached (openapi/parse-yaml.ts), or null.
+ */
+export async function loadFixtures(path: string, cacheDir: string | null = null): Promise<FixtureDefinitions> {
   let raw: unknown;
   try {
-    raw = parseYaml(await readFile(path, 'utf8'));
+    raw = parseYaml(await readFile(path, 'utf8'), cacheDir);
   } catch (error) {
     throw new Error(`cannot read the fixtures file ${path}: ${(error as Error).message}`, { cause: error });
   }

@@ -1,9 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
-import { loadConfig } from '../../src/config/load-config.js';
+import { cacheDirFrom, loadConfig } from '../../src/config/load-config.js';
 
 async function configFile(text: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'understudy-config-'));
@@ -16,7 +16,7 @@ async function configFile(text: string): Promise<string> {
 describe('loadConfig', () => {
   it('gives the defaults with no file, env or flags, frozen', async () => {
     const config = await loadConfig({}, {});
-    expect(config).toEqual(DEFAULT_CONFIG);
+    expect(config).toEqual({ ...DEFAULT_CONFIG, cacheDir: cacheDirFrom(process.cwd()) });
     expect(Object.isFrozen(config.plans.free)).toBe(true);
   });
 
@@ -74,5 +74,26 @@ describe('loadConfig', () => {
     const config = await loadConfig({ spec: 'other.yaml' }, {});
     expect(config.fixtures).toBeNull();
     expect(config.spec).toMatch(/other\.yaml$/);
+  });
+});
+
+describe('cacheDir', () => {
+  it('is node_modules/.cache/understudy beside the nearest node_modules up from the working directory, or none', async () => {
+    expect((await loadConfig({}, {})).cacheDir).toBe(join(process.cwd(), 'node_modules/.cache/understudy'));
+    expect(cacheDirFrom(join(process.cwd(), 'src/config'))).toBe(join(process.cwd(), 'node_modules/.cache/understudy'));
+    const bare = await mkdtemp(join(tmpdir(), 'understudy-no-modules-'));
+    onTestFinished(() => rm(bare, { recursive: true, force: true }));
+    await mkdir(join(bare, 'project/node_modules'), { recursive: true });
+    await mkdir(join(bare, 'project/api/v2'), { recursive: true });
+    expect(cacheDirFrom(join(bare, 'project/api/v2'))).toBe(join(bare, 'project/node_modules/.cache/understudy'));
+    // Outside the project: what the temporary directory's own ancestors give (none, on most machines).
+    expect(cacheDirFrom(bare)).toBe(cacheDirFrom(tmpdir()));
+  });
+
+  it('is read relative to the config file, from SANDBOX_CACHE_DIR relative to the working directory, and off with null', async () => {
+    const path = await configFile('cacheDir: parsed\n');
+    expect((await loadConfig({ config: path }, {})).cacheDir).toBe(join(path, '../parsed'));
+    expect((await loadConfig({ config: path }, { SANDBOX_CACHE_DIR: 'elsewhere' })).cacheDir).toBe(join(process.cwd(), 'elsewhere'));
+    expect((await loadConfig({ config: await configFile('cacheDir: null\n') }, {})).cacheDir).toBeNull();
   });
 });

@@ -87,7 +87,7 @@ describe('located load errors', () => {
 
   it('reports its phases: loading, then converting for Swagger 2.0', async () => {
     const events: string[] = [];
-    await readDocument('test/documents/swagger2-shop.yaml', (e) => events.push(e.phase));
+    await readDocument('test/documents/swagger2-shop.yaml', { onProgress: (e) => events.push(e.phase) });
     expect(events).toEqual(['loading', 'converting', 'warning']);
   });
 
