@@ -35,6 +35,7 @@ export function builtCli(dir) {
  * @property {boolean} replicas      run the replica rows: Understudy on Redis, one replica and two (BENCH_REPLICAS=0 skips them)
  * @property {boolean} capabilities  run the capabilities-off comparison (BENCH_CAPABILITIES=0 skips it)
  * @property {number} rounds        interleaved rounds of the main comparison (BENCH_ROUNDS; 1: each target alone, in turn)
+ * @property {number} coldStarts    rounds of cold starts (BENCH_COLD_STARTS; 7, quick 3; 0 skips them)
  */
 
 /** @param {string | undefined} raw @param {number} fallback @param {string} name */
@@ -75,5 +76,6 @@ export function readOptions(env = process.env, argv = process.argv.slice(2)) {
     durableSize: quick ? 100_000 : 1_000_000,
     replicas: env.BENCH_REPLICAS !== '0',
     capabilities: env.BENCH_CAPABILITIES !== '0',
+    coldStarts: env.BENCH_COLD_STARTS === '0' ? 0 : Math.round(seconds(env.BENCH_COLD_STARTS, quick ? 3 : 7, 'BENCH_COLD_STARTS')),
   };
 }

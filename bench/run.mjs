@@ -11,13 +11,14 @@ import os from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { benchDurable, formatDurable } from './durable.mjs';
+import { coldStarts, formatColdStarts } from './cold-start.mjs';
 import { blankEntry, interleaved } from './interleave.mjs';
 import { cpuModel, LOADGEN, pinHarness } from './loadgen.mjs';
 import { foreignCpu, waitForQuiet } from './machine.mjs';
 import { measureLoad } from './measure.mjs';
 import { readOptions, ROOT } from './options.mjs';
 import { benchReplicas, formatReplicas } from './replicas.mjs';
-import { freePort, logTail, memoryOf, sampleRss, startServer, stopServer, timeToFirstAnswer } from './processes.mjs';
+import { freePort, logTail, memoryOf, sampleRss, startServer, STARTUP_ENV, stopServer, timeToFirstAnswer } from './processes.mjs';
 import { addRatios, formatTable, writeResults } from './report.mjs';
 import { SCENARIOS, storeSizeScenarios } from './scenarios.mjs';
 import {
@@ -359,6 +360,18 @@ async function main() {
     for (const target of compared) compare.push(await benchTarget(target, SCENARIOS, options));
   }
 
+  // Cold starts in rounds (cold-start.mjs): the median is what the issue's target is checked against.
+  const understudyTarget = compared.find((t) => t.id === 'understudy');
+  const ceilingTarget = compared.find((t) => t.id === 'ceiling');
+  const starts =
+    options.coldStarts > 0 && understudyTarget && ceilingTarget
+      ? await coldStarts(
+          { understudy: understudyTarget, ceiling: ceilingTarget },
+          { rounds: options.coldStarts, probe: { path: FIRST_PAGE, headers: AUTH }, startTimeout: options.startTimeout },
+          { quiet: (what) => quiet(options, what), log },
+        )
+      : null;
+
   // Capabilities off, there but unused, and on: all up at once, interleaved rounds (interleave.mjs).
   const capabilityRounds = options.quick ? 1 : CAPABILITY_ROUNDS;
   const capabilityTargets = options.capabilities
@@ -434,7 +447,13 @@ async function main() {
     notes.push(
       `wrk's response() callback (each answer's status counted in Lua), on the ceiling's list load: req/s with it ÷ without ${callback.rpsRatio?.toFixed(2) ?? 'n/a'}, wrk CPU ${callback.wrkUsPerAnswerAdded === null ? 'n/a' : `${callback.wrkUsPerAnswerAdded >= 0 ? '+' : ''}${callback.wrkUsPerAnswerAdded.toFixed(1)}`} µs per answer (${callback.each.map((r) => `${Math.round(r.rps)}`).join(', ')} against ${callback.summary.map((r) => `${Math.round(r.rps)}`).join(', ')} req/s; counting: ${LOADGEN.count === 'each' ? 'per answer in every scenario' : "wrk's summary where it tells enough"})`,
     );
-  const targetCheck = compare.some((e) => e.id === 'understudy') ? checkTargets(compare, SCENARIOS) : null;
+  const startupEnv = STARTUP_ENV.filter((name) => process.env[name] !== undefined);
+  if (startupEnv.length > 0)
+    notes.push(`every server was started without ${startupEnv.join(', ')} (set here): see STARTUP_ENV in bench/processes.mjs`);
+  if (starts) notes.push(...formatColdStarts(starts));
+  const targetCheck = compare.some((e) => e.id === 'understudy')
+    ? checkTargets(compare, SCENARIOS, 'understudy', starts?.againMedianMs ?? null)
+    : null;
   if (targetCheck) notes.push(...formatTargets(targetCheck, compare, SCENARIOS));
   const capability = (/** @type {string} */ id) => capabilities.find((e) => e.id === id && !e.error);
   const capabilityOff = capability('understudy-minimal');
@@ -478,6 +497,7 @@ async function main() {
       options,
       documents: { petstore: 'openapi/petstore.yaml', github: GITHUB.slice(ROOT.length) },
       targets: compare,
+      coldStarts: starts,
       capabilities: { rounds: capabilityRounds, entries: capabilities, comparison: capabilityComparison },
       issueTargets: targetCheck,
       storeSize: storeSize.map((e, i) => ({ ...e, seedingMsApprox: seeding[i]?.seedMs ?? null })),

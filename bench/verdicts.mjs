@@ -28,6 +28,14 @@ export const targetRssMb = (r) => {
   return kb ? kb / 1024 : null;
 };
 
+/** The middle value, or the mean of the two middle ones; null for none. @param {number[]} values */
+export const median = (values) => {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
 /** @param {number | null | undefined} a @param {number | null | undefined} b */
 const divide = (a, b) => (a === null || a === undefined || !b ? null : a / b);
 
@@ -35,9 +43,10 @@ const divide = (a, b) => (a === null || a === undefined || !b ? null : a / b);
  * @param {import('./run.mjs').TargetResult[]} entries  the comparison targets of the run
  * @param {import('./scenarios.mjs').Scenario[]} scenarios
  * @param {string} [subject]  the target checked
+ * @param {number | null} [coldStartMs]  the median of the run's cold starts (cold-start.mjs); without it, the subject's own start
  * @returns {{ subject: string, checks: Check[], met: number, measured: number }}
  */
-export function checkTargets(entries, scenarios, subject = 'understudy') {
+export function checkTargets(entries, scenarios, subject = 'understudy', coldStartMs = null) {
   const own = entries.find((e) => e.id === subject);
   const pf = entries.find((e) => e.id === 'prism-fast');
   const ceiling = entries.find((e) => e.id === 'ceiling');
@@ -55,7 +64,7 @@ export function checkTargets(entries, scenarios, subject = 'understudy') {
     add('p99ToPrism', id, divide(r?.p99Ms, pf?.scenarios[id]?.p99Ms), '<=', LIMITS.p99ToPrism);
     if (MEMORY_SCENARIOS.includes(id)) add('rssMb', id, targetRssMb(r), '<=', LIMITS.rssMb);
   }
-  add('coldStartMs', '', own?.coldStartMs ?? null, '<=', LIMITS.coldStartMs);
+  add('coldStartMs', '', coldStartMs ?? own?.coldStartMs ?? null, '<=', LIMITS.coldStartMs);
   return { subject, checks, met: checks.filter((c) => c.met === true).length, measured: checks.filter((c) => c.met !== null).length };
 }
 
@@ -107,7 +116,7 @@ export function formatTargets(result, entries, scenarios) {
   if (grown.length > 0) lines.push(`  peak RSS in the median round, on the store as create and mixed left it: ${grown.join(', ')}`);
   const cold = result.checks.find((c) => c.id === 'coldStartMs');
   lines.push(
-    `  cold start of the CLI (spawn to first 2xx, the server on its core): ${cold?.value === null || !cold ? 'n/a' : `${Math.round(cold.value)} ms`} (<= ${LIMITS.coldStartMs}): ${word(cold?.met ?? null)}`,
+    `  cold start of the CLI (spawn to first 2xx, the server on its core; the median of the cold-start rounds when they ran): ${cold?.value === null || !cold ? 'n/a' : `${Math.round(cold.value)} ms`} (<= ${LIMITS.coldStartMs}): ${word(cold?.met ?? null)}`,
     `  met ${result.met} of ${result.measured} (bracketed: the ratio where the issue sets no target)`,
   );
   return lines;

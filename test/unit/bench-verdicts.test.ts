@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the bench harness is plain JavaScript with JSDoc types, outside the TypeScript project
-import { checkTargets, compareCapabilities, formatCapabilities, formatTargets } from '../../bench/verdicts.mjs';
+import { checkTargets, compareCapabilities, formatCapabilities, formatTargets, median } from '../../bench/verdicts.mjs';
 
 interface Check {
   readonly id: string;
@@ -9,7 +9,12 @@ interface Check {
   readonly met: boolean | null;
 }
 type Entry = { id: string; label: string; coldStartMs: number | null; scenarios: Record<string, object> };
-const check = checkTargets as (entries: Entry[], scenarios: { id: string; label: string }[]) => { checks: Check[] };
+const check = checkTargets as (
+  entries: Entry[],
+  scenarios: { id: string; label: string }[],
+  subject?: string,
+  coldStartMs?: number | null,
+) => { checks: Check[] };
 const format = formatTargets as (result: unknown, entries: Entry[], scenarios: { id: string; label: string }[]) => string[];
 
 const MB = 1024;
@@ -18,6 +23,22 @@ const SCENARIOS = [
   { id: 'list', label: 'list' },
   { id: 'get', label: 'get' },
 ];
+
+describe('bench verdicts: cold start', () => {
+  const entries = [{ id: 'understudy', label: 'understudy', coldStartMs: 230, scenarios: {} }];
+  const cold = (result: { checks: Check[] }) => result.checks.find((c) => c.id === 'coldStartMs');
+
+  it("is the median of the cold-start rounds when they ran, else the target's own start", () => {
+    expect(cold(check(entries, [], 'understudy', 190))).toMatchObject({ value: 190, met: true });
+    expect(cold(check(entries, [], 'understudy', null))).toMatchObject({ value: 230, met: false });
+  });
+
+  it('takes the middle value, or the mean of the two middle ones', () => {
+    expect(median([250, 190, 200])).toBe(200);
+    expect(median([250, 190, 200, 210])).toBe(205);
+    expect(median([])).toBeNull();
+  });
+});
 
 /** The RSS target is read on the store as seeded: what create and mixed added in earlier rounds is store size, not load. */
 describe('bench verdicts: peak RSS under list and get', () => {
