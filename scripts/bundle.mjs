@@ -51,7 +51,14 @@ async function bundleScript() {
     // packages loaded on use are required (Node 20.19 and later require ES modules too).
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': '__bundleUrl' },
-    banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    // CommonJS's own wrapper, written by the build: the bin compiles the file as it is (bin.cts). On
+    // the first line, so the code's line numbers stay the file's.
+    banner: {
+      js: '(function (exports, require, module, __filename, __dirname) {var __bundleUrl = require("node:url").pathToFileURL(__filename).href;',
+    },
+    footer: { js: '})' },
+    // The bin reads the file as Latin-1 (ASCII is the same text in both): anything else is escaped.
+    charset: 'ascii',
     // Whitespace and syntax only: names stay readable in a stack trace.
     minifyWhitespace: true,
     minifySyntax: true,
@@ -59,6 +66,8 @@ async function bundleScript() {
     plugins: [generatedValidator],
     logLevel: 'warning',
   });
+  const at = readFileSync(OUT).findIndex((byte) => byte > 0x7f);
+  if (at !== -1) throw new Error(`${BUILT.bundle}: a byte past ASCII at ${at}: the bin reads the bundle as Latin-1`);
 }
 
 /** Answers of the Pet Store the code cache should have compiled: a start and each common kind of answer. */
