@@ -49,7 +49,21 @@ function version(): string {
   return String(manifest.version);
 }
 
+/**
+ * A reader of the output that has gone (`understudy | head -1`) is no reason to stop serving, nor
+ * to end in a stack trace at the next line written: what is written after it is lost, as it would
+ * be anyway. Any other error on the output is thrown as before.
+ */
+function surviveClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+}
+
 async function main(): Promise<number> {
+  surviveClosedOutput();
   let values;
   try {
     ({ values } = parseArgs({

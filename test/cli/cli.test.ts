@@ -97,6 +97,20 @@ describe('the understudy CLI', () => {
     expect(running.output()).not.toContain('demo-free');
   });
 
+  it('keeps serving, and stops with 0 and no stack trace, when whatever read its standard output has gone (understudy | head -1)', async () => {
+    const running = await startCli([]);
+    let stderr = '';
+    running.child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    running.child.stdout.destroy();
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${running.url}/pets/1`, { headers: { Authorization: 'Bearer demo-pro' } });
+      expect(res.status).toBe(200);
+    }
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE|Error/);
+  });
+
   it('writes every request line, batched, by the time it stops', async () => {
     const running = await startCli([]);
     const statuses = await Promise.all(
