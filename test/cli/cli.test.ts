@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +109,24 @@ describe('the understudy CLI', () => {
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
     expect(stderr).not.toMatch(/EPIPE|Error/);
+  });
+
+  it('keeps the parsed document and fixtures in SANDBOX_CACHE_DIR, and serves the same from them on the next start', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'understudy-cli-cache-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const cache = join(dir, 'parsed');
+    const answers: unknown[] = [];
+    for (let start = 0; start < 2; start++) {
+      const running = await startCli([], { SANDBOX_CACHE_DIR: cache });
+      const res = await fetch(`${running.url}/pets/7`, { headers: { Authorization: 'Bearer demo-pro' } });
+      expect(res.status).toBe(200);
+      answers.push(await res.json());
+      running.child.kill('SIGTERM');
+      expect(await running.exited).toBe(0);
+      // The Pet Store and its fixtures: one entry each, written by the first start, read by the second.
+      expect((await readdir(cache)).filter((name) => name.endsWith('.json'))).toHaveLength(2);
+    }
+    expect(answers[1]).toEqual(answers[0]);
   });
 
   it('writes every request line, batched, by the time it stops', async () => {
