@@ -39,6 +39,18 @@ describe('parseYaml', () => {
     expect(entries(dir)).toHaveLength(2);
   });
 
+  it('gives back a "__proto__" key from its entry as the parser gave it: a member, not a prototype', () => {
+    const dir = cacheDir();
+    const text = 'properties:\n  "__proto__": { type: string }\n  "200": { type: integer }\n  name: { type: string }\n';
+    const parsed = parseYaml(text, dir) as { properties: Record<string, unknown> };
+    const read = parseYaml(text, dir) as { properties: Record<string, unknown> };
+    expect(entries(dir)).toHaveLength(1);
+    expect(Object.hasOwn(read.properties, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(read.properties)).toBe(Object.prototype);
+    expect(Object.keys(read.properties)).toEqual(Object.keys(parsed.properties));
+    expect(read).toEqual(parsed);
+  });
+
   it('parses again, and rewrites, an entry that is not JSON', () => {
     const dir = cacheDir();
     parseYaml(TEXT, dir);
