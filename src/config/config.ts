@@ -38,7 +38,7 @@ export interface SandboxConfig {
   /** Origins allowed to call from a browser; `*` for any. */
   readonly cors: { readonly origins: readonly string[] };
   readonly log: { readonly level: 'silent' | 'error' | 'warn' | 'info' | 'debug' };
-  /** Where parsed YAML (the document, the fixtures) is cached by its text's digest; null: parsed at every start. */
+  /** Where parsed YAML (the document, the fixtures) and compiled validators are kept between starts; null: made at every start. */
   readonly cacheDir: string | null;
   /** How many recent requests the admin API's journal keeps. */
   readonly journalSize: number;

@@ -106,9 +106,9 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
 }
 
 /**
- * Where parsed YAML is cached unless the config says otherwise: `node_modules/.cache/understudy` in
- * the nearest directory up from `dir` that has a `node_modules` (the place JavaScript tools keep
- * their caches: Babel, ESLint, webpack), or none.
+ * Where parsed YAML and compiled validators are kept unless the config says otherwise:
+ * `node_modules/.cache/understudy` in the nearest directory up from `dir` that has a `node_modules`
+ * (the place JavaScript tools keep their caches: Babel, ESLint, webpack), or none.
  */
 export function cacheDirFrom(dir: string): string | null {
   for (let at = resolve(dir); ; at = dirname(at)) {

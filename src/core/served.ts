@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { SandboxConfig } from '../config/config.js';
 import { present } from '../dispatch/records.js';
 import { buildGeneration, EAGER_OPERATIONS, type Generation } from '../generation/generation.js';
-import { satisfies } from '../mock/document-schemas.js';
+import { keepValidators, satisfies } from '../mock/document-schemas.js';
 import { exampleWarnings } from '../mock/example-check.js';
 import { buildApiModel } from '../openapi/build-model.js';
 import { readDocument } from '../openapi/load-document.js';
@@ -29,6 +29,9 @@ export interface Served {
 export async function loadServed(config: SandboxConfig, number: number, onProgress?: (event: StartupProgress) => void): Promise<Served> {
   const loaded = await readDocument(config.spec, { onProgress, cacheDir: config.cacheDir });
   const built = buildApiModel(loaded.document, loaded.locate);
+  // Validators are kept between starts like parsed YAML; a large document compiles on first use
+  // (below), where the digest of its whole text is not worth it.
+  if (config.cacheDir !== null && built.operations.length <= EAGER_OPERATIONS) keepValidators(built.document, config.cacheDir);
   await loadXmlFor(built);
   // Examples that break their own schemas are reported at start and set aside (unless the config
   // serves them). A large document's examples are checked when first served instead: compiling

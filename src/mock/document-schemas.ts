@@ -1,3 +1,4 @@
+import { directionalView } from '../openapi/directional.js';
 import { follow, isObject, type Located } from '../openapi/json-pointer.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
 
@@ -7,15 +8,28 @@ import { SchemaCompiler } from '../validation/schema-compiler.js';
  * Validators are compiled on first use of each pointer and kept.
  */
 const compilers = new WeakMap<object, SchemaCompiler>();
+/** Documents whose validators are kept between starts, and where (`keepValidators`). */
+const kept = new WeakMap<object, string>();
 
 export function compilerFor(document: unknown): SchemaCompiler {
   const key = isObject(document) ? document : {};
   let compiler = compilers.get(key);
   if (!compiler) {
     const dialect = isObject(document) && String(document.openapi).startsWith('3.1') ? '3.1' : '3.0';
-    compilers.set(key, (compiler = new SchemaCompiler(document, dialect)));
+    compilers.set(key, (compiler = new SchemaCompiler(document, dialect, kept.get(key) ?? null)));
   }
   return compiler;
+}
+
+/**
+ * Keeps the validators compiled for `document` (and for its request and response views, which
+ * generation compiles against) in `cacheDir` between starts (schema-compiler.ts). Called once a
+ * document is loaded, before anything compiles against it.
+ */
+export function keepValidators(document: unknown, cacheDir: string): void {
+  for (const view of [document, directionalView(document, 'request'), directionalView(document, 'response')]) {
+    if (isObject(view) && !compilers.has(view)) kept.set(view, cacheDir);
+  }
 }
 
 /** Whether `value` satisfies the schema at `pointer` (no schema: anything does). */

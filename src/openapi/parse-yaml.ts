@@ -1,11 +1,6 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { debuglog } from 'node:util';
+import { join } from 'node:path';
 import { load } from 'js-yaml';
-
-const debug = debuglog('understudy');
+import { entryName, packageVersion, readEntry, writeEntry } from './cache-files.js';
 
 /** What a cache directory keeps at most: past either, the entries written first are removed. */
 export const CACHE_ENTRIES = 64;
@@ -22,72 +17,32 @@ export const CACHE_BYTES = 128 * 1024 * 1024;
  * never cached. A text that does not parse throws js-yaml's error, with its mark, as without a cache.
  */
 export function parseYaml(text: string, cacheDir: string | null): unknown {
-  const salt = cacheDir === null ? undefined : parserSalt();
-  if (cacheDir === null || salt === undefined) return load(text);
-  const file = join(cacheDir, `${createHash('sha256').update(salt).update(text).digest('hex')}.json`);
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    // No entry (or one that does not parse): the text is parsed, and the entry written.
+  const parser = cacheDir === null ? undefined : parserVersion();
+  if (cacheDir === null || parser === undefined) return load(text);
+  const name = entryName([`understudy parsed YAML 1, js-yaml ${parser}`, text], '.json');
+  const entry = readEntry(join(cacheDir, name));
+  if (entry !== undefined) {
+    try {
+      return JSON.parse(entry);
+    } catch {
+      // An entry that does not parse: the text is parsed, and the entry written again.
+    }
   }
   const value = load(text);
-  if (jsonFaithful(value, new Set())) keep(cacheDir, file, JSON.stringify(value));
+  if (jsonFaithful(value, new Set()))
+    writeEntry(cacheDir, name, JSON.stringify(value), { suffix: '.json', entries: CACHE_ENTRIES, bytes: CACHE_BYTES });
   return value;
 }
 
-let identity: string | null | undefined;
+let jsYamlVersion: string | null | undefined;
 
 /**
- * What besides the text decides a parse: js-yaml's version, read from its package.json (a new
- * version may read a text differently). Undefined when it cannot be read: nothing is then cached.
+ * What besides the text decides a parse: js-yaml's version (a new version may read a text
+ * differently). Undefined when it cannot be read: nothing is then cached.
  */
-function parserSalt(): string | undefined {
-  if (identity === undefined) {
-    try {
-      const entry = createRequire(import.meta.url).resolve('js-yaml');
-      const manifest = JSON.parse(readFileSync(join(dirname(entry), '../package.json'), 'utf8')) as { version?: unknown };
-      identity = `understudy parsed YAML 1, js-yaml ${String(manifest.version)}\n`;
-    } catch (error) {
-      debug(`YAML parse cache off: js-yaml's version cannot be read (${(error as Error).message})`);
-      identity = null;
-    }
-  }
-  return identity ?? undefined;
-}
-
-/** Writes an entry whole or not at all (a temporary file renamed), then trims the directory to CACHE_ENTRIES and CACHE_BYTES. */
-function keep(cacheDir: string, file: string, json: string): void {
-  try {
-    makeDirectory(cacheDir);
-    const partial = `${file}.${process.pid}.tmp`;
-    writeFileSync(partial, json);
-    renameSync(partial, file);
-    const entries = readdirSync(cacheDir)
-      .filter((name) => name.endsWith('.json'))
-      .map((name) => {
-        const stat = statSync(join(cacheDir, name));
-        return { path: join(cacheDir, name), at: stat.mtimeMs, bytes: stat.size };
-      })
-      .sort((a, b) => b.at - a.at);
-    // The newest first: the one just written is always kept.
-    let bytes = 0;
-    entries.forEach((entry, i) => {
-      bytes += entry.bytes;
-      if (i > 0 && (i >= CACHE_ENTRIES || bytes > CACHE_BYTES)) rmSync(entry.path, { force: true });
-    });
-  } catch (error) {
-    debug(`YAML parse cache: ${(error as Error).message}`);
-  }
-}
-
-/**
- * Makes `dir` and any missing parent, one level at a time: Node 20's recursive mkdirSync never
- * returns for a directory the kernel refuses with ENOENT under a parent that exists (`/proc/x`).
- */
-function makeDirectory(dir: string): void {
-  const missing: string[] = [];
-  for (let at = dir; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.push(at);
-  for (const level of missing.reverse()) mkdirSync(level);
+function parserVersion(): string | undefined {
+  if (jsYamlVersion === undefined) jsYamlVersion = packageVersion('js-yaml') ?? null;
+  return jsYamlVersion ?? undefined;
 }
 
 /**

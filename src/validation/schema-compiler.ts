@@ -1,12 +1,26 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { join } from 'node:path';
+import { _, Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { RegExpLike } from 'ajv/dist/types/index.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { isObject, valueAt } from '../openapi/json-pointer.js';
 import type { Violation } from '../vocabulary/errors.js';
 import { remembered } from '../vocabulary/remembered.js';
+import { FORMATS_MODULE, PATTERN_ENGINE_MODULE, persistedValidators, type PersistedValidators } from './persisted-validators.js';
 
 const DOCUMENT_ID = 'urn:understudy:document';
+
+// Stricter than ajv-formats on purpose: an int64 past 2^53 cannot survive a JSON round trip in
+// most clients (JavaScript's among them), so it is rejected rather than silently rounded.
+const INT64 = { type: 'number', validate: (n: number) => Number.isSafeInteger(n) } as const;
+/** The formats Ajv knows (ajv-formats' full set, and int64), as kept validators' code finds them. */
+const FORMATS = { ...fullFormats, int64: INT64 };
+
+const OPTIONS = { allErrors: true, strict: false, validateSchema: false, useDefaults: false, logger: false } as const;
+/** What decides a validator's code besides the document and the pointer (a kept one is keyed by it): change it with them. */
+const COMPILER = `${DOCUMENT_ID} ${JSON.stringify(OPTIONS)} code.optimize=false patternEngine=1`;
 
 /**
  * Compiles the document's schemas, by JSON pointer, into Ajv validators once at start-up. The
@@ -16,29 +30,28 @@ const DOCUMENT_ID = 'urn:understudy:document';
  * ignored without a warning.
  */
 export class SchemaCompiler {
-  private readonly ajv: Ajv | Ajv2020;
+  private instance: Ajv | Ajv2020 | undefined;
   private readonly cache = new Map<string, ValidateFunction>();
+  private readonly persisted: PersistedValidators | undefined;
 
+  /**
+   * `cacheDir`: where validators are kept between starts as code (Ajv's standalone output, in
+   * `validators/`), so that a start on a document compiled before runs no Ajv at all: Ajv's
+   * construction, its walk of the document and its code generation were most of a small
+   * document's compile time, cold (persisted-validators.ts). Null: compiled every time.
+   */
   constructor(
     private readonly document: unknown,
-    dialect: '3.0' | '3.1',
+    private readonly dialect: '3.0' | '3.1',
+    cacheDir: string | null = null,
   ) {
-    // Ajv's code optimisation passes halve compilation time when off (measured on the Pet Store
-    // document); the validators they would trim are already small.
-    const options = {
-      allErrors: true,
-      strict: false,
-      validateSchema: false,
-      useDefaults: false,
-      code: { optimize: false, regExp: patternEngine },
-      logger: false,
-    } as const;
-    this.ajv = dialect === '3.1' ? new Ajv2020(options) : new Ajv(options);
-    addFormats.default(this.ajv);
-    // Stricter than ajv-formats on purpose: an int64 past 2^53 cannot survive a JSON round trip in
-    // most clients (JavaScript's among them), so it is rejected rather than silently rounded.
-    this.ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
-    this.ajv.addSchema(document as object, DOCUMENT_ID);
+    this.persisted =
+      cacheDir === null
+        ? undefined
+        : persistedValidators(join(cacheDir, 'validators'), document, `${dialect} ${COMPILER}`, {
+            [FORMATS_MODULE]: FORMATS,
+            [PATTERN_ENGINE_MODULE]: patternEngine,
+          });
   }
 
   /** A validator for the schema at `pointer` (`#/components/schemas/Pet`). */
@@ -46,10 +59,49 @@ export class SchemaCompiler {
     let validate = this.cache.get(pointer);
     if (!validate) {
       const target = referredTo(this.document, pointer);
-      validate = target === pointer ? this.ajv.compile({ $ref: `${DOCUMENT_ID}${pointer}` }) : this.compile(target);
+      validate = target === pointer ? (this.persisted?.load(pointer) ?? this.fresh(pointer)) : this.compile(target);
       this.cache.set(pointer, validate);
     }
     return validate;
+  }
+
+  /** Compiled by Ajv now (and kept as code, with a cache directory). */
+  private fresh(pointer: string): ValidateFunction {
+    const validate = this.ajv().compile({ $ref: `${DOCUMENT_ID}${pointer}` });
+    if (this.persisted) {
+      let code;
+      try {
+        code = standaloneCode.default(this.ajv(), validate);
+      } catch {
+        // A validator Ajv cannot write as code is compiled at every start, as without a cache.
+      }
+      if (code !== undefined) this.persisted.keep(pointer, code);
+    }
+    return validate;
+  }
+
+  /** Ajv with the document registered, made on the first compile (a start that loads every validator makes none). */
+  private ajv(): Ajv | Ajv2020 {
+    if (this.instance === undefined) {
+      const options = {
+        ...OPTIONS,
+        code: {
+          // Ajv's code optimisation passes halve compilation time when off (measured on the Pet
+          // Store document); the validators they would trim are already small.
+          optimize: false,
+          regExp: patternEngine,
+          // How kept validators' code reaches the formats (persisted-validators.ts gives them).
+          formats: _`require(${FORMATS_MODULE})`,
+          source: this.persisted !== undefined,
+        },
+      };
+      const ajv = this.dialect === '3.1' ? new Ajv2020(options) : new Ajv(options);
+      addFormats.default(ajv);
+      ajv.addFormat('int64', INT64);
+      ajv.addSchema(this.document as object, DOCUMENT_ID);
+      this.instance = ajv;
+    }
+    return this.instance;
   }
 }
 
@@ -100,7 +152,8 @@ export const patternEngine = Object.assign(
       }
     }
   },
-  { code: 'patternEngine' },
+  // How kept validators' code reaches it (persisted-validators.ts gives it).
+  { code: `require(${JSON.stringify(PATTERN_ENGINE_MODULE)})` },
 );
 
 /** Ajv's errors as violations, located under `prefix` (`body`, `query.limit`). */

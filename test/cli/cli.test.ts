@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,11 +111,13 @@ describe('the understudy CLI', () => {
     expect(stderr).not.toMatch(/EPIPE|Error/);
   });
 
-  it('keeps the parsed document and fixtures in SANDBOX_CACHE_DIR, and serves the same from them on the next start', async () => {
+  it('keeps the parsed document and fixtures and the compiled validators in SANDBOX_CACHE_DIR, and starts from them next time', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'understudy-cli-cache-'));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const cache = join(dir, 'parsed');
     const answers: unknown[] = [];
+    /** Each start's entries, with when each was last written. */
+    const written: string[][] = [];
     for (let start = 0; start < 2; start++) {
       const running = await startCli([], { SANDBOX_CACHE_DIR: cache });
       const res = await fetch(`${running.url}/pets/7`, { headers: { Authorization: 'Bearer demo-pro' } });
@@ -123,9 +125,14 @@ describe('the understudy CLI', () => {
       answers.push(await res.json());
       running.child.kill('SIGTERM');
       expect(await running.exited).toBe(0);
-      // The Pet Store and its fixtures: one entry each, written by the first start, read by the second.
-      expect((await readdir(cache)).filter((name) => name.endsWith('.json'))).toHaveLength(2);
+      const entries = [...(await readdir(cache)), ...(await readdir(join(cache, 'validators'))).map((name) => join('validators', name))];
+      written.push((await Promise.all(entries.map(async (name) => `${name} ${(await stat(join(cache, name))).mtimeMs}`))).sort());
     }
+    // The Pet Store and its fixtures, one entry each, and a validator per schema compiled.
+    expect(written[0]?.filter((entry) => /\.json /.test(entry))).toHaveLength(2);
+    expect(written[0]?.filter((entry) => /\.js /.test(entry)).length).toBeGreaterThan(4);
+    // The second start wrote nothing (no entry is newer): it read every entry the first one wrote.
+    expect(written[1]).toEqual(written[0]);
     expect(answers[1]).toEqual(answers[0]);
   });
 

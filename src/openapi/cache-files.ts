@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { debuglog } from 'node:util';
+
+const debug = debuglog('understudy');
+
+/** What one kind of entry in a cache directory may take at most: past either, the entries written first go. */
+export interface CacheBounds {
+  /** The entries' file names end so (`.json`): only they are counted. */
+  readonly suffix: string;
+  readonly entries: number;
+  readonly bytes: number;
+}
+
+/** An entry's file name: the SHA-256 of its parts, each ended by a newline. */
+export function entryName(parts: readonly string[], suffix: string): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\n');
+  return `${hash.digest('hex')}${suffix}`;
+}
+
+/** An entry's text, or undefined when there is none (or it cannot be read). */
+export function readEntry(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes an entry whole or not at all (a temporary file renamed, so two processes writing the same
+ * entry at once leave one good one), then trims its kind to `bounds`, keeping the newest. A cache is
+ * an optimisation: a directory that cannot be made or written is skipped, never an error.
+ */
+export function writeEntry(dir: string, name: string, text: string, bounds: CacheBounds): void {
+  try {
+    makeDirectory(dir);
+    const file = join(dir, name);
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, text);
+    renameSync(partial, file);
+    const entries = readdirSync(dir)
+      .filter((entry) => entry.endsWith(bounds.suffix))
+      .map((entry) => {
+        const stat = statSync(join(dir, entry));
+        return { path: join(dir, entry), at: stat.mtimeMs, bytes: stat.size };
+      })
+      .sort((a, b) => b.at - a.at);
+    // The newest first: the one just written is always kept.
+    let bytes = 0;
+    entries.forEach((entry, i) => {
+      bytes += entry.bytes;
+      if (i > 0 && (i >= bounds.entries || bytes > bounds.bytes)) rmSync(entry.path, { force: true });
+    });
+  } catch (error) {
+    debug(`cache ${dir}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Makes `dir` and any missing parent, one level at a time: Node 20's recursive mkdirSync never
+ * returns for a directory the kernel refuses with ENOENT under a parent that exists (`/proc/x`).
+ */
+function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.push(at);
+  for (const level of missing.reverse()) mkdirSync(level);
+}
+
+/**
+ * The version of an installed package (`js-yaml`), from its package.json, found from where the
+ * package's main module resolves; undefined when it cannot be read. What an entry was made with
+ * goes into its name, so that another version never reads it.
+ */
+export function packageVersion(name: string): string | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    for (let at = dirname(require.resolve(name)); dirname(at) !== at; at = dirname(at)) {
+      const manifest = readEntry(join(at, 'package.json'));
+      if (manifest === undefined) continue;
+      const parsed = JSON.parse(manifest) as { name?: unknown; version?: unknown };
+      if (parsed.name === name) return String(parsed.version);
+    }
+  } catch (error) {
+    debug(`cache: the version of ${name} cannot be read (${(error as Error).message})`);
+  }
+  return undefined;
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { debuglog } from 'node:util';
+import type { ValidateFunction } from 'ajv';
+import { entryName, packageVersion, readEntry, writeEntry } from '../openapi/cache-files.js';
+
+const debug = debuglog('understudy');
+
+/** What the validators directory keeps at most: past either, the entries written first go. */
+export const VALIDATOR_BOUNDS = { suffix: '.js', entries: 1024, bytes: 64 * 1024 * 1024 } as const;
+
+/** Where the generated code finds what it needs besides Ajv's runtime: names the compiler gives Ajv (schema-compiler.ts). */
+export const FORMATS_MODULE = 'understudy:formats';
+export const PATTERN_ENGINE_MODULE = 'understudy:pattern-engine';
+
+/** A compiled validator kept between starts as code, by pointer, for one document. */
+export interface PersistedValidators {
+  /** The validator kept for `pointer`, or undefined (none, or one that does not load). */
+  load(pointer: string): ValidateFunction | undefined;
+  /** Keeps `code`, Ajv's standalone output for `pointer`'s validator. */
+  keep(pointer: string, code: string): void;
+}
+
+/**
+ * Validators kept in `dir` as Ajv's standalone code, for the document `document` compiled under
+ * `compiler` (what decides the code besides the document and the pointer: the dialect, the
+ * options). An entry's name digests the document's JSON text, the pointer, the compiler and the
+ * versions of Ajv and ajv-formats, so that none of them can change without the entry changing too.
+ * `modules`: what the code's `require`s of FORMATS_MODULE and PATTERN_ENGINE_MODULE give; every
+ * other `require` (Ajv's runtime helpers) is Node's. Undefined when Ajv's version cannot be read.
+ */
+export function persistedValidators(
+  dir: string,
+  document: unknown,
+  compiler: string,
+  modules: Readonly<Record<string, unknown>>,
+): PersistedValidators | undefined {
+  const ajv = packageVersion('ajv');
+  const formats = packageVersion('ajv-formats');
+  if (ajv === undefined || formats === undefined) return undefined;
+  const identity = createHash('sha256').update(JSON.stringify(document)).digest('hex');
+  const nameOf = (pointer: string): string =>
+    entryName([`understudy validators 1, ajv ${ajv}, ajv-formats ${formats}`, compiler, identity, pointer], VALIDATOR_BOUNDS.suffix);
+  const nodeRequire = createRequire(import.meta.url);
+  const requireFor = (id: string): unknown => (Object.hasOwn(modules, id) ? modules[id] : nodeRequire(id));
+  return {
+    load(pointer) {
+      const code = readEntry(join(dir, nameOf(pointer)));
+      if (code === undefined) return undefined;
+      try {
+        const module: { exports: unknown } = { exports: {} };
+        // The entry is code this sandbox wrote into its own cache directory (Ajv's standalone output).
+        // eslint-disable-next-line @typescript-eslint/no-implied-eval
+        const run = new Function('module', 'exports', 'require', code) as (
+          module: { exports: unknown },
+          exports: unknown,
+          require: (id: string) => unknown,
+        ) => void;
+        run(module, module.exports, requireFor);
+        const validate = module.exports;
+        return typeof validate === 'function' ? (validate as ValidateFunction) : undefined;
+      } catch (error) {
+        debug(`validator cache: ${pointer}: ${(error as Error).message}`);
+        return undefined;
+      }
+    },
+    keep(pointer, code) {
+      writeEntry(dir, nameOf(pointer), code, VALIDATOR_BOUNDS);
+    },
+  };
+}
