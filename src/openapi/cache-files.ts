@@ -32,16 +32,26 @@ export function readEntry(file: string): string | undefined {
 
 /**
  * Writes an entry whole or not at all (a temporary file renamed, so two processes writing the same
- * entry at once leave one good one), then trims its kind to `bounds`, keeping the newest. A cache is
- * an optimisation: a directory that cannot be made or written is skipped, never an error.
+ * entry at once leave one good one), then trims its kind to `bounds` (unless `trim` is false: a
+ * batch trims once, after its last). A cache is an optimisation: a directory that cannot be made
+ * or written is skipped, never an error.
  */
-export function writeEntry(dir: string, name: string, text: string, bounds: CacheBounds): void {
+export function writeEntry(dir: string, name: string, text: string, bounds: CacheBounds, trim = true): void {
   try {
     makeDirectory(dir);
     const file = join(dir, name);
     const partial = `${file}.${process.pid}.tmp`;
     writeFileSync(partial, text);
     renameSync(partial, file);
+    if (trim) trimEntries(dir, bounds);
+  } catch (error) {
+    debug(`cache ${dir}: ${(error as Error).message}`);
+  }
+}
+
+/** Removes the entries of a kind written first, past `bounds`; the newest is always kept. */
+export function trimEntries(dir: string, bounds: CacheBounds): void {
+  try {
     const entries = readdirSync(dir)
       .filter((entry) => entry.endsWith(bounds.suffix))
       .map((entry) => {
@@ -49,7 +59,6 @@ export function writeEntry(dir: string, name: string, text: string, bounds: Cach
         return { path: join(dir, entry), at: stat.mtimeMs, bytes: stat.size };
       })
       .sort((a, b) => b.at - a.at);
-    // The newest first: the one just written is always kept.
     let bytes = 0;
     entries.forEach((entry, i) => {
       bytes += entry.bytes;

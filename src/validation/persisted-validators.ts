@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { debuglog } from 'node:util';
 import type { ValidateFunction } from 'ajv';
-import { entryName, packageVersion, readEntry, writeEntry } from '../openapi/cache-files.js';
+import { entryName, packageVersion, readEntry, trimEntries, writeEntry } from '../openapi/cache-files.js';
 
 const debug = debuglog('understudy');
 
@@ -18,8 +18,47 @@ export const PATTERN_ENGINE_MODULE = 'understudy:pattern-engine';
 export interface PersistedValidators {
   /** The validator kept for `pointer`, or undefined (none, or one that does not load). */
   load(pointer: string): ValidateFunction | undefined;
-  /** Keeps `code`, Ajv's standalone output for `pointer`'s validator. */
-  keep(pointer: string, code: string): void;
+  /**
+   * Keeps what `code` gives (Ajv's standalone output for `pointer`'s validator; undefined: nothing),
+   * later: see `later`.
+   */
+  keep(pointer: string, code: () => string | undefined): void;
+}
+
+/**
+ * Entries waiting to be written. Writing them is work for the next start, not this one: it waits
+ * until a second after the last was queued (a start queues its validators within a few ms; each
+ * write is a file made and renamed, slow on some disks), or for the process's exit, whichever is
+ * first; the timer never holds the process open.
+ */
+const waiting: { readonly dir: string; readonly name: string; readonly code: () => string | undefined }[] = [];
+let timer: NodeJS.Timeout | undefined;
+const WRITE_AFTER_MS = 1000;
+
+function later(entry: (typeof waiting)[number]): void {
+  if (waiting.length === 0) process.once('exit', writeWaiting);
+  waiting.push(entry);
+  clearTimeout(timer);
+  timer = setTimeout(writeWaiting, WRITE_AFTER_MS).unref();
+}
+
+/** Writes every waiting entry, then trims each directory written once. */
+export function writeWaiting(): void {
+  clearTimeout(timer);
+  process.off('exit', writeWaiting);
+  const written = new Set<string>();
+  for (const { dir, name, code } of waiting.splice(0)) {
+    let text;
+    try {
+      text = code();
+    } catch (error) {
+      debug(`validator cache: ${(error as Error).message}`);
+    }
+    if (text === undefined) continue;
+    writeEntry(dir, name, text, VALIDATOR_BOUNDS, false);
+    written.add(dir);
+  }
+  for (const dir of written) trimEntries(dir, VALIDATOR_BOUNDS);
 }
 
 /**
@@ -66,7 +105,7 @@ export function persistedValidators(
       }
     },
     keep(pointer, code) {
-      writeEntry(dir, nameOf(pointer), code, VALIDATOR_BOUNDS);
+      later({ dir, name: nameOf(pointer), code });
     },
   };
 }

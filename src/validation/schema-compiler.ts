@@ -68,15 +68,9 @@ export class SchemaCompiler {
   /** Compiled by Ajv now (and kept as code, with a cache directory). */
   private fresh(pointer: string): ValidateFunction {
     const validate = this.ajv().compile({ $ref: `${DOCUMENT_ID}${pointer}` });
-    if (this.persisted) {
-      let code;
-      try {
-        code = standaloneCode.default(this.ajv(), validate);
-      } catch {
-        // A validator Ajv cannot write as code is compiled at every start, as without a cache.
-      }
-      if (code !== undefined) this.persisted.keep(pointer, code);
-    }
+    // Written as code after the start (a validator Ajv cannot write as code is compiled at every start).
+    const ajv = this.ajv();
+    this.persisted?.keep(pointer, () => standaloneCode.default(ajv, validate));
     return validate;
   }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
@@ -8,6 +8,7 @@ import { seededFaker } from '../../src/mock/seeded-faker.js';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import { buildApiModel } from '../../src/openapi/build-model.js';
 import { readDocument } from '../../src/openapi/load-document.js';
+import { writeWaiting } from '../../src/validation/persisted-validators.js';
 import { SchemaCompiler } from '../../src/validation/schema-compiler.js';
 
 function cacheDir(): string {
@@ -83,6 +84,9 @@ describe('validators kept between starts', () => {
     const fresh = new SchemaCompiler(document, dialectOf(document));
     const writing = new SchemaCompiler(document, dialectOf(document), dir);
     for (const pointer of pointers) writing.compile(pointer);
+    // Written after the start, not during it.
+    expect(existsSync(join(dir, 'validators'))).toBe(false);
+    writeWaiting();
     expect(kept(dir).length).toBeGreaterThan(0);
     const reading = new SchemaCompiler(document, dialectOf(document), dir);
     let judged = 0;
@@ -102,6 +106,7 @@ describe('validators kept between starts', () => {
   it('are read from the cache directory, not compiled again', () => {
     const dir = cacheDir();
     new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node');
+    writeWaiting();
     const [entry] = kept(dir);
     writeFileSync(join(dir, 'validators', entry as string), 'module.exports = function v() { v.errors = null; return "from the entry"; };');
     expect(new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node')({})).toBe('from the entry');
@@ -110,9 +115,11 @@ describe('validators kept between starts', () => {
   it('are compiled again, and kept again, when an entry does not load', () => {
     const dir = cacheDir();
     new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node');
+    writeWaiting();
     const [entry] = kept(dir);
     writeFileSync(join(dir, 'validators', entry as string), 'module.exports = function (');
     const validate = new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node');
+    writeWaiting();
     expect(validate({ id: 1, name: 'ok' })).toBe(true);
     expect(validate({ id: 0, name: 'ok' })).toBe(false);
     expect(readFileSync(join(dir, 'validators', entry as string), 'utf8')).toContain('module.exports');
@@ -123,7 +130,9 @@ describe('validators kept between starts', () => {
     const changed = structuredClone(EVERYTHING) as { components: { schemas: { Node: { properties: { id: { minimum: number } } } } } };
     changed.components.schemas.Node.properties.id.minimum = 5;
     expect(new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node')({ id: 2, name: 'ok' })).toBe(true);
+    writeWaiting();
     expect(new SchemaCompiler(changed, '3.1', dir).compile('#/components/schemas/Node')({ id: 2, name: 'ok' })).toBe(false);
+    writeWaiting();
     expect(kept(dir)).toHaveLength(2);
   });
 });
