@@ -103,26 +103,29 @@ describe('validators kept between starts', () => {
     expect(judged).toBeGreaterThan(pointers.length * 10);
   });
 
-  it('are read from the cache directory, not compiled again', () => {
-    const dir = cacheDir();
+  /** Node's validator kept in `dir`, its entry then replaced by `code`; the entry's path. */
+  const replacedEntry = (dir: string, code: string): string => {
     new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node');
     writeWaiting();
-    const [entry] = kept(dir);
-    writeFileSync(join(dir, 'validators', entry as string), 'module.exports = function v() { v.errors = null; return "from the entry"; };');
+    const entry = join(dir, 'validators', kept(dir)[0] as string);
+    writeFileSync(entry, code);
+    return entry;
+  };
+
+  it('are read from the cache directory, not compiled again', () => {
+    const dir = cacheDir();
+    replacedEntry(dir, 'module.exports = function v() { v.errors = null; return "from the entry"; };');
     expect(new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node')({})).toBe('from the entry');
   });
 
   it('are compiled again, and kept again, when an entry does not load', () => {
     const dir = cacheDir();
-    new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node');
-    writeWaiting();
-    const [entry] = kept(dir);
-    writeFileSync(join(dir, 'validators', entry as string), 'module.exports = function (');
+    const entry = replacedEntry(dir, 'module.exports = function (');
     const validate = new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node');
     writeWaiting();
     expect(validate({ id: 1, name: 'ok' })).toBe(true);
     expect(validate({ id: 0, name: 'ok' })).toBe(false);
-    expect(readFileSync(join(dir, 'validators', entry as string), 'utf8')).toContain('module.exports');
+    expect(readFileSync(entry, 'utf8')).toContain('module.exports');
   });
 
   it('belong to one document: a changed schema is compiled anew', () => {
