@@ -1,8 +1,9 @@
-// Cold starts, in rounds: Understudy as a user starts it again (the parse cache holding what earlier
-// starts of the document wrote: src/openapi/parse-yaml.ts), Understudy on a first start of the
-// document (an empty cache directory of its own), and the ceiling, one after another in each round,
-// each timed from spawn to its first 2xx answer, the server on its core. One start is at the mercy
-// of the machine (it moved by 20 ms between two starts a second apart); the median of a few is not.
+// Cold starts, in rounds: Understudy as a user starts it again (its cache holding the parsed YAML
+// and the validators earlier starts of the document wrote: decision 0013), Understudy on a first
+// start of the document (an empty cache directory of its own), and the ceiling, one after another
+// in each round, each timed from spawn to its first 2xx answer, the server on its core. One start
+// is at the mercy of the machine (it moved by 20 ms between two starts a second apart); the median
+// of a few is not.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +13,8 @@ import { median } from './verdicts.mjs';
 /**
  * @typedef {object} ColdStarts
  * @property {number} rounds
- * @property {number[]} againMs   Understudy, its parse cache written by an earlier start
- * @property {number[]} firstMs   Understudy, an empty parse cache: a first start of the document
+ * @property {number[]} againMs   Understudy, its cache written by an earlier start
+ * @property {number[]} firstMs   Understudy, an empty cache: a first start of the document
  * @property {number[]} ceilingMs the ceiling (node:http answering 200)
  * @property {number | null} againMedianMs
  * @property {number | null} firstMedianMs
@@ -87,7 +88,7 @@ export function formatColdStarts(c) {
   const ms = (/** @type {number | null} */ v) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
   return [
     `cold starts, the median of ${c.rounds} rounds (spawn to first 2xx, the server on its core): Understudy ${ms(c.againMedianMs)}` +
-      ` (its parse cache written by an earlier start); on a first start of the document (an empty parse cache) ${ms(c.firstMedianMs)};` +
+      ` (its cache written by an earlier start); on a first start of the document (an empty cache) ${ms(c.firstMedianMs)};` +
       ` the ceiling ${ms(c.ceilingMedianMs)}`,
   ];
 }
