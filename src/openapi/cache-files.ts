@@ -79,12 +79,20 @@ function makeDirectory(dir: string): void {
   for (const level of missing.reverse()) mkdirSync(level);
 }
 
+/** Versions already read, by package (a process asks once per compiler: three per document). */
+const versions = new Map<string, string | undefined>();
+
 /**
  * The version of an installed package (`js-yaml`), from its package.json, found from where the
  * package's main module resolves; undefined when it cannot be read. What an entry was made with
- * goes into its name, so that another version never reads it.
+ * goes into its name, so that another version never reads it. Read once per process.
  */
 export function packageVersion(name: string): string | undefined {
+  if (!versions.has(name)) versions.set(name, readVersion(name));
+  return versions.get(name);
+}
+
+function readVersion(name: string): string | undefined {
   try {
     const require = createRequire(import.meta.url);
     for (let at = dirname(require.resolve(name)); dirname(at) !== at; at = dirname(at)) {

@@ -17,7 +17,9 @@ export const CACHE_BYTES = 128 * 1024 * 1024;
  * never cached. A text that does not parse throws js-yaml's error, with its mark, as without a cache.
  */
 export function parseYaml(text: string, cacheDir: string | null): unknown {
-  const parser = cacheDir === null ? undefined : parserVersion();
+  // What besides the text decides a parse: js-yaml's version (a new version may read a text
+  // differently). When it cannot be read, nothing is cached.
+  const parser = cacheDir === null ? undefined : packageVersion('js-yaml');
   if (cacheDir === null || parser === undefined) return load(text);
   const name = entryName([`understudy parsed YAML 1, js-yaml ${parser}`, text], '.json');
   const entry = readEntry(join(cacheDir, name));
@@ -32,17 +34,6 @@ export function parseYaml(text: string, cacheDir: string | null): unknown {
   if (jsonFaithful(value, new Set()))
     writeEntry(cacheDir, name, JSON.stringify(value), { suffix: '.json', entries: CACHE_ENTRIES, bytes: CACHE_BYTES });
   return value;
-}
-
-let jsYamlVersion: string | null | undefined;
-
-/**
- * What besides the text decides a parse: js-yaml's version (a new version may read a text
- * differently). Undefined when it cannot be read: nothing is then cached.
- */
-function parserVersion(): string | undefined {
-  if (jsYamlVersion === undefined) jsYamlVersion = packageVersion('js-yaml') ?? null;
-  return jsYamlVersion ?? undefined;
 }
 
 /**
