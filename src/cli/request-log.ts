@@ -1,4 +1,6 @@
 import { pino, type Logger } from 'pino';
+// sonic-boom is CommonJS: its class is the module itself, typed as the module's `SonicBoom`.
+import sonicBoom from 'sonic-boom';
 import type { Exchange } from '../vocabulary/exchange.js';
 
 /** Characters of log lines held before they are written: one write per batch (about fifty lines), not per request. */
@@ -9,12 +11,25 @@ const BATCH_CHARS = 16 * 1024;
  * format. Those lines are built as text (the fields are known; pino's generic serialisation and a
  * date per line were most of the log's cost) and go to standard output asynchronously, in batches,
  * at least once a second; `flush` writes what is held, and so does the process's exit. `logger`,
- * for everything else (and a request that failed), writes at once.
+ * for everything else (and a request that failed), writes at once, after the lines held before it.
  */
 export function requestLogger(level: string): { logger: Logger; log: (exchange: Exchange) => void; flush: () => void } {
+  // sonic-boom, pino's own destination, made here rather than by pino.destination(), which loads
+  // worker_threads to ask whether this is the main thread (the bundle defers that require:
+  // scripts/bundle.mjs). What pino.destination() adds is here too: a write that fails stops the log,
+  // not the sandbox (a reader that went away silently), and what is held is written at exit.
+  const destination = new sonicBoom.SonicBoom({ fd: 1, sync: false });
+  let open = true;
+  destination.on('error', (error: NodeJS.ErrnoException) => {
+    if (!open) return;
+    open = false;
+    if (error.code !== 'EPIPE') process.stderr.write(`understudy: the log stopped: ${error.message}\n`);
+  });
+  const write = (text: string): void => {
+    if (open) destination.write(text);
+  };
   // The lines are gathered here and handed to the destination a batch at a time: sonic-boom measures
   // the text it holds on every write, which costs more per line the more it holds.
-  const destination = pino.destination({ dest: 1, sync: false });
   let held: string[] = [];
   let heldChars = 0;
   const release = (): void => {
@@ -22,21 +37,30 @@ export function requestLogger(level: string): { logger: Logger; log: (exchange: 
     const batch = held.join('');
     held = [];
     heldChars = 0;
-    destination.write(batch);
+    write(batch);
   };
   const flush = (): void => {
     release();
+    if (!open) return;
     try {
       destination.flushSync();
     } catch {
-      // Nothing held, or standard output is gone: nothing more can be written.
+      // Standard output is gone: nothing more can be written.
     }
   };
   process.once('exit', flush);
   // Lines held in memory wait at most this long under a trickle of requests.
   setInterval(release, 1000).unref();
   // What an operator must see at once (reloads, notices, failures) is written as it happens.
-  const logger = pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+  const logger = pino(
+    { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
+    {
+      write: (line: string) => {
+        release();
+        write(line);
+      },
+    },
+  );
   const requestsLogged = logger.isLevelEnabled('info');
   const errorsLogged = logger.isLevelEnabled('error');
   const now = isoClock();

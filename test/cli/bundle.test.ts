@@ -1,5 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CLI, runCli, startCli } from '../support/cli.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
@@ -20,6 +23,31 @@ describe('the code cache of the bundle', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('Usage: understudy [options]');
     expect(run.stderr).toMatch(/^UNDERSTUDY \d+: code cache rejected\n$/);
+  });
+});
+
+/** What a start does not load: the built-ins that only paths it does not take need (scripts/bundle.mjs). */
+describe('a start of the bundled CLI', () => {
+  it('answers without loading worker_threads or assert', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'understudy-builtins-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const preload = join(dir, 'builtins.cjs');
+    const loaded = join(dir, 'loaded.json');
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));\n`,
+    );
+    const cli = await startCli(['--no-watch'], { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` });
+    const res = await fetch(`${cli.url}/pets/1`, { headers: { Authorization: 'Bearer demo-pro' } });
+    expect(res.status).toBe(200);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.output()).toContain('"msg":"request"');
+    const modules = JSON.parse(readFileSync(loaded, 'utf8')) as string[];
+    // The list is the process's own: it has what a start does load.
+    expect(modules).toContain('NativeModule http');
+    expect(modules).not.toContain('NativeModule worker_threads');
+    expect(modules).not.toContain('NativeModule assert');
   });
 });
 

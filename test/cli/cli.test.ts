@@ -157,6 +157,23 @@ describe('the understudy CLI', () => {
     expect(running.output().trimEnd().endsWith('understudy: stopped')).toBe(true);
   });
 
+  it('writes an operator’s line (a reload) after the request lines held before it', async () => {
+    const running = await startCli([]);
+    for (const id of [1, 2, 3]) {
+      const res = await fetch(`${running.url}/pets/${id}`, { headers: { Authorization: 'Bearer demo-pro' } });
+      expect(res.status).toBe(200);
+    }
+    running.child.kill('SIGHUP');
+    await running.waitFor('"msg":"reloading: SIGHUP"');
+    const lines = running.output().split('\n');
+    const reloading = lines.findIndex((l) => l.includes('"msg":"reloading: SIGHUP"'));
+    const requests = lines.flatMap((l, at) => (l.includes('"msg":"request"') ? [at] : []));
+    expect(requests).toHaveLength(3);
+    expect(requests.every((at) => at < reloading)).toBe(true);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+  });
+
   it('finishes a request in flight when SIGTERM arrives, then exits 0', async () => {
     const running = await startCli(['--admin-token', 'cli-admin-token']);
     const { port } = new URL(running.url);
