@@ -10,7 +10,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { packageVersion } from '../dist/openapi/cache-files.js';
 import { BUILT } from './build-state.mjs';
+import { REQUIRE_PREAMBLE } from './config-validator.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const OUT = `${root}${BUILT.bundle}`;
@@ -22,7 +24,10 @@ const LOADED_ON_USE = ['ioredis', 'chokidar', 'fast-xml-parser', 'swagger2openap
 /**
  * The config loader imports its generated validator (scripts/config-validator.mjs) through a
  * variable, so that a run from the sources without one falls back to compiling the schema; the
- * bundle has it, so the import is made static for esbuild to include it.
+ * bundle has it, so the import is made static for esbuild to include it. The validator's own
+ * requires (Ajv's runtime helpers, ajv-formats' formats) are made the bundle's too: without the
+ * `createRequire` line they are plain requires esbuild resolves, not Node's loader looking for a
+ * second copy in node_modules at every start.
  * @type {import('esbuild').Plugin}
  */
 const generatedValidator = {
@@ -32,6 +37,11 @@ const generatedValidator = {
       const code = readFileSync(path, 'utf8');
       if (!code.includes('import(GENERATED)')) throw new Error(`${path}: no import(GENERATED) to make static`);
       return { contents: code.replace('import(GENERATED)', "import('./config-validator.js')"), loader: 'js' };
+    });
+    on.onLoad({ filter: /[\\/]dist[\\/]config[\\/]config-validator\.js$/ }, ({ path }) => {
+      const code = readFileSync(path, 'utf8');
+      if (!code.startsWith(REQUIRE_PREAMBLE)) throw new Error(`${path}: it does not start with the createRequire line to drop`);
+      return { contents: code.slice(REQUIRE_PREAMBLE.length), loader: 'js' };
     });
   },
 };
@@ -87,6 +97,20 @@ const deferredRequires = {
   },
 };
 
+/** Bundled packages whose versions name cache entries (packageVersion in src/openapi/cache-files.ts). */
+const VERSIONED = ['ajv', 'ajv-formats', 'js-yaml'];
+
+/** The versions of VERSIONED as installed, which esbuild bundles: the bundle knows them without looking. */
+export function bundledVersions() {
+  return Object.fromEntries(
+    VERSIONED.map((name) => {
+      const version = packageVersion(name);
+      if (version === undefined) throw new Error(`the version of ${name} cannot be read`);
+      return [name, version];
+    }),
+  );
+}
+
 /** Writes dist/bin/understudy.cjs. */
 async function bundleScript() {
   rmSync(`${root}dist/bin`, { recursive: true, force: true });
@@ -101,7 +125,7 @@ async function bundleScript() {
     // A script run through node:vm has no dynamic import() without --experimental-vm-modules: the
     // packages loaded on use are required (Node 20.19 and later require ES modules too).
     supported: { 'dynamic-import': false },
-    define: { 'import.meta.url': '__bundleUrl' },
+    define: { 'import.meta.url': '__bundleUrl', UNDERSTUDY_BUNDLED_VERSIONS: JSON.stringify(JSON.stringify(bundledVersions())) },
     // CommonJS's own wrapper, written by the build: the bin compiles the file as it is (bin.cts). On
     // the first line, so the code's line numbers stay the file's.
     banner: {

@@ -9,14 +9,18 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 
 const dist = fileURLToPath(new URL('../dist/config/', import.meta.url));
 
+/**
+ * Ajv's ESM output still reaches its runtime helpers and the formats with require(): Node's, made
+ * here. The bundle drops this line (scripts/bundle.mjs), so that its requires are the bundle's own.
+ */
+export const REQUIRE_PREAMBLE = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n";
+
 /** Generates dist/config/config-validator.js from the built schema; the options are the loader's own. */
 export async function writeConfigValidator() {
   const { CONFIG_SCHEMA, CONFIG_AJV_OPTIONS } = await import(`${dist}config-schema.js`);
   const ajv = new Ajv({ ...CONFIG_AJV_OPTIONS, code: { ...CONFIG_AJV_OPTIONS.code, source: true, esm: true } });
   addFormats.default(ajv);
-  // Ajv's ESM output still reaches its runtime helpers and the formats with require().
-  const preamble = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n";
-  writeFileSync(`${dist}config-validator.js`, preamble + standaloneCode.default(ajv, ajv.compile(CONFIG_SCHEMA)));
+  writeFileSync(`${dist}config-validator.js`, REQUIRE_PREAMBLE + standaloneCode.default(ajv, ajv.compile(CONFIG_SCHEMA)));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await writeConfigValidator();

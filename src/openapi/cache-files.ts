@@ -83,11 +83,21 @@ function makeDirectory(dir: string): void {
 const versions = new Map<string, string | undefined>();
 
 /**
+ * Set in the bundle the bin runs (scripts/bundle.mjs), as JSON: the versions of the packages whose
+ * code the bundle holds. They are the code that runs there, whatever node_modules holds now, and a
+ * start need not look for their package.json (resolving a package costs a start milliseconds).
+ */
+declare const UNDERSTUDY_BUNDLED_VERSIONS: string | undefined;
+const bundled: Readonly<Record<string, string>> =
+  typeof UNDERSTUDY_BUNDLED_VERSIONS === 'string' ? (JSON.parse(UNDERSTUDY_BUNDLED_VERSIONS) as Record<string, string>) : {};
+
+/**
  * The version of an installed package (`js-yaml`), from its package.json, found from where the
  * package's main module resolves; undefined when it cannot be read. What an entry was made with
  * goes into its name, so that another version never reads it. Read once per process.
  */
 export function packageVersion(name: string): string | undefined {
+  if (Object.hasOwn(bundled, name)) return bundled[name];
   if (!versions.has(name)) versions.set(name, readVersion(name));
   return versions.get(name);
 }

@@ -26,16 +26,30 @@ describe('the code cache of the bundle', () => {
   });
 });
 
-/** What a start does not load: the built-ins that only paths it does not take need (scripts/bundle.mjs). */
+/**
+ * What a start does not load: the built-ins that only paths it does not take need, and any package
+ * from node_modules (what it runs, the bundle holds; what it knows of them, the versions its cache
+ * entries are named by, too): scripts/bundle.mjs.
+ */
 describe('a start of the bundled CLI', () => {
-  it('answers without loading worker_threads or assert', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'understudy-builtins-'));
+  it('answers without loading worker_threads or assert, or looking a package up in node_modules', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'understudy-loaded-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const preload = join(dir, 'builtins.cjs');
-    const loaded = join(dir, 'loaded.json');
+    const preload = join(dir, 'loaded.cjs');
+    const report = join(dir, 'loaded.json');
     writeFileSync(
       preload,
-      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));\n`,
+      [
+        "const Module = require('node:module');",
+        'const looked = [];',
+        'const resolve = Module._resolveFilename;',
+        'Module._resolveFilename = function (id, ...rest) {',
+        "  if (!Module.isBuiltin(id) && !require('node:path').isAbsolute(id)) looked.push(id);",
+        '  return resolve.call(this, id, ...rest);',
+        '};',
+        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ looked, modules: process.moduleLoadList })));`,
+        '',
+      ].join('\n'),
     );
     const cli = await startCli(['--no-watch'], { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` });
     const res = await fetch(`${cli.url}/pets/1`, { headers: { Authorization: 'Bearer demo-pro' } });
@@ -43,7 +57,8 @@ describe('a start of the bundled CLI', () => {
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toBe(0);
     expect(cli.output()).toContain('"msg":"request"');
-    const modules = JSON.parse(readFileSync(loaded, 'utf8')) as string[];
+    const { looked, modules } = JSON.parse(readFileSync(report, 'utf8')) as { looked: string[]; modules: string[] };
+    expect(looked).toEqual([]);
     // The list is the process's own: it has what a start does load.
     expect(modules).toContain('NativeModule http');
     expect(modules).not.toContain('NativeModule worker_threads');
