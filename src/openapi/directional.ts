@@ -1,4 +1,4 @@
-import { follow, isArray, isObject } from './json-pointer.js';
+import { follow, isArray, isObject, settled } from './json-pointer.js';
 
 /** Which way a value travels: in a request, or in an answer. */
 export type Direction = 'request' | 'response';
@@ -44,7 +44,8 @@ export function directionalView(document: unknown, direction: Direction): unknow
     }
     return copy ?? node;
   };
-  const view = walk(document);
+  // Never changed once made, as the document it views.
+  const view = settled(walk(document));
   made.set(document, view);
   return view;
 }

@@ -21,8 +21,33 @@ function uriDecoded(token: string): string | undefined {
 
 export const escapePointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/**
+ * Values found, by settled document and pointer: the same pointers are asked of a document again
+ * and again (the Pet Store's start walked 216 pointers 1,361 times). Only a document declared
+ * settled is remembered: one being read may still change (external `$ref`s bundled into it).
+ * Bounded per document, since a pointer can be built from a request.
+ */
+const found = new WeakMap<object, Map<string, unknown>>();
+const FOUND_PER_DOCUMENT = 10_000;
+
+/** Declares `document` settled: it never changes again, so what valueAt finds in it can be remembered. */
+export function settled<T>(document: T): T {
+  if (typeof document === 'object' && document !== null && !found.has(document)) found.set(document, new Map<string, unknown>());
+  return document;
+}
+
 /** The value at `pointer` (`#/a/b`), or undefined when the document has nothing there. */
 export function valueAt(document: unknown, pointer: string): unknown {
+  const memo = typeof document === 'object' && document !== null ? found.get(document) : undefined;
+  if (memo === undefined) return walk(document, pointer);
+  const known = memo.get(pointer);
+  if (known !== undefined || memo.has(pointer)) return known;
+  const value = walk(document, pointer);
+  if (memo.size < FOUND_PER_DOCUMENT) memo.set(pointer, value);
+  return value;
+}
+
+function walk(document: unknown, pointer: string): unknown {
   if (pointer === '#') return document;
   if (!pointer.startsWith('#/')) return undefined;
   let node: unknown = document;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describeBroken, scanReferences } from './check-refs.js';
-import { isObject } from './json-pointer.js';
+import { isObject, settled } from './json-pointer.js';
 import { locateJsonError, locateYamlError } from './locate-parse-error.js';
 import { asWritten, type Locate } from './original-location.js';
 import { parseYaml } from './parse-yaml.js';
@@ -73,11 +73,12 @@ export async function readDocument(path: string, { onProgress, cacheDir = null }
     scan = scanReferences(bundled);
   }
   if (scan.broken.length > 0) throw new Error(describeBroken(path, scan.broken));
-  if (version !== '2.0') return { document: bundled, sourceVersion: version, warnings: [], locate: asWritten, files };
+  // What is handed on is never changed again: what is found in it can be remembered.
+  if (version !== '2.0') return { document: settled(bundled), sourceVersion: version, warnings: [], locate: asWritten, files };
   onProgress?.({ phase: 'converting', from: 'Swagger 2.0' });
   const { document, warnings, locate } = await convertSwagger2(bundled);
   for (const message of warnings) onProgress?.({ phase: 'warning', message });
-  return { document, sourceVersion: version, warnings, locate, files };
+  return { document: settled(document), sourceVersion: version, warnings, locate, files };
 }
 
 /** The document alone (for callers with no use for progress or warnings). */
