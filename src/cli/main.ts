@@ -50,20 +50,25 @@ function version(): string {
 }
 
 /**
- * A reader of the output that has gone (`understudy | head -1`) is no reason to stop serving, nor
- * to end in a stack trace at the next line written: what is written after it is lost, as it would
- * be anyway. Any other error on the output is thrown as before.
+ * Output that cannot be written is no reason to stop serving, nor to end in a stack trace at the
+ * next line written: a reader that has gone (`understudy | head -1`) is taken silently; any other
+ * failure of standard output (`understudy > log` on a full disk) is said once on standard error.
+ * What is written after it is lost, as it would be anyway.
  */
-function surviveClosedOutput(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-    });
-  }
+function surviveFailedOutput(): void {
+  let said = false;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || said) return;
+    said = true;
+    process.stderr.write(`understudy: standard output failed (${error.message}): what it would have printed is lost; still serving\n`);
+  });
+  process.stderr.on('error', () => {
+    // Nowhere left to say it.
+  });
 }
 
 async function main(): Promise<number> {
-  surviveClosedOutput();
+  surviveFailedOutput();
   let values;
   try {
     ({ values } = parseArgs({

@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { inFlight, runCli, startCli, until } from '../support/cli.js';
+import { BIN_FLAGS, CLI, inFlight, runCli, startCli, until } from '../support/cli.js';
 
 async function tempFile(name: string, text: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'understudy-cli-'));
@@ -110,6 +112,36 @@ describe('the understudy CLI', () => {
     expect(await running.exited).toBe(0);
     expect(stderr).not.toMatch(/EPIPE|Error/);
   });
+
+  // Linux's /dev/full refuses every write with ENOSPC, as a full disk would.
+  it.runIf(existsSync('/dev/full'))(
+    'keeps serving, says so once, and stops with 0 when its standard output cannot be written (a full disk)',
+    async () => {
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const { port: free } = probe.address() as { port: number };
+          probe.close(() => resolve(free));
+        });
+      });
+      const full = openSync('/dev/full', 'w');
+      const child = spawn(process.execPath, [...BIN_FLAGS, CLI, '--port', String(port), '--no-watch'], { stdio: ['ignore', full, 'pipe'] });
+      closeSync(full);
+      onTestFinished(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      });
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const url = `http://127.0.0.1:${port}/v1/pets/1`;
+      const auth = { Authorization: 'Bearer demo-pro' };
+      await until(async () => (await fetch(url, { headers: auth }).catch(() => undefined))?.status === 200);
+      for (let i = 0; i < 3; i++) expect((await fetch(url, { headers: auth })).status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stderr.match(/standard output failed \(ENOSPC/g)).toHaveLength(1);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    },
+  );
 
   it('keeps the parsed document and fixtures and the compiled validators in SANDBOX_CACHE_DIR, and starts from them next time', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'understudy-cli-cache-'));
