@@ -67,9 +67,9 @@ export class SchemaCompiler {
 
   /** Compiled by Ajv now (and kept as code, with a cache directory). */
   private fresh(pointer: string): ValidateFunction {
-    const validate = this.ajv().compile({ $ref: `${DOCUMENT_ID}${pointer}` });
-    // Written as code after the start (a validator Ajv cannot write as code is compiled at every start).
     const ajv = this.ajv();
+    const validate = ajv.compile({ $ref: `${DOCUMENT_ID}${pointer}` });
+    // Written as code after the start (a validator Ajv cannot write as code is compiled at every start).
     this.persisted?.keep(pointer, () => standaloneCode.default(ajv, validate));
     return validate;
   }
