@@ -1,5 +1,8 @@
 /// <reference lib="dom" />
 // page.evaluate callbacks run in the page: they name its globals.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,14 +26,24 @@ describe('the docs page in a real browser', () => {
   let sandbox: Running;
   /** The sandbox's origin (its ready line names the API's base URL, under /v1). */
   let origin: string;
+  let dir: string;
   beforeAll(async () => {
-    [browser, sandbox] = await Promise.all([launchBrowser(), startCli(['--no-watch', '--admin-token', 'browser-admin-token'])]);
+    // The clock frozen: a minute window that turned between the try and the look at the key's
+    // counters would show the try in the window before (it did, once).
+    dir = mkdtempSync(join(tmpdir(), 'understudy-docs-'));
+    const config = join(dir, 'understudy.yaml');
+    writeFileSync(config, "clock: { frozenAt: '2026-06-01T12:00:00Z' }\n");
+    [browser, sandbox] = await Promise.all([
+      launchBrowser(),
+      startCli(['--config', config, '--no-watch', '--admin-token', 'browser-admin-token']),
+    ]);
     origin = new URL(sandbox.url).origin;
   });
   afterAll(async () => {
     await browser.close();
     sandbox.child.kill('SIGTERM');
     await sandbox.exited;
+    rmSync(dir, { recursive: true, force: true });
   });
 
   for (const size of SIZES) {
