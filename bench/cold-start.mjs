@@ -1,7 +1,8 @@
-// Cold starts, in rounds: Understudy as a user starts it again (its cache holding the parsed YAML
-// and the validators earlier starts of the document wrote: decision 0013), Understudy on a first
-// start of the document (an empty cache directory of its own), and the ceiling, one after another
-// in each round, each timed from spawn to its first 2xx answer, the server on its core. One start
+// Cold starts, in rounds: Understudy as a user starts it again (its cache holding the parsed YAML,
+// the validators and the seed earlier starts of the document wrote: decisions 0013, 0014),
+// Understudy on a first start of the document (an empty cache directory of its own), and the
+// ceiling, one after another in each round, each timed from spawn to its first 2xx answer, the
+// server on its core. One start
 // is at the mercy of the machine (it moved by 20 ms between two starts a second apart); the median
 // of a few is not.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -5,8 +5,16 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** What a build leaves, relative to the package root: the bin, the bundle it runs, the bundle's code cache. */
-export const BUILT = { bin: 'dist/cli/bin.cjs', bundle: 'dist/bin/understudy.cjs', cache: 'dist/bin/understudy.cjs.cache' };
+/**
+ * What a build leaves, relative to the package root: the bin, the bundle it runs, the bundle's code
+ * cache, and faker's script, run on first use (its code cache is written with the bundle's).
+ */
+export const BUILT = {
+  bin: 'dist/cli/bin.cjs',
+  bundle: 'dist/bin/understudy.cjs',
+  cache: 'dist/bin/understudy.cjs.cache',
+  faker: 'dist/bin/faker.cjs',
+};
 
 /** The files besides src/ that the build reads. */
 export const BUILD_INPUTS = [

@@ -2,14 +2,21 @@
 // makes its V8 code cache, dist/bin/understudy.cjs.cache: what the `understudy` bin (dist/cli/bin.cjs)
 // runs. Node 20 loads an ES module graph file by file (resolve, read, compile, link each of some
 // 240 modules) and has no compile cache; one script, with the functions a start runs already
-// compiled, reaches its first answer in under half the time. What only some configurations load
-// (Redis, file watching, Swagger 2.0 conversion, external `$ref`s, XML) stays a package of its own
-// in node_modules, required on first use. Run by `npm run build` and by `npm start` after compiling.
+// compiled, reaches its first answer in under half the time. Faker, which a start with a kept seed
+// never runs, is a script of its own beside it (dist/bin/faker.cjs, with its code cache), run on
+// first use. What only some configurations load (Redis, file watching, Swagger 2.0 conversion,
+// external `$ref`s, XML) stays a package of its own in node_modules, required on first use. Run by
+// `npm run build` and by `npm start` after compiling.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { loadEnglishFaker } from '../dist/mock/english-faker.js';
+import { fakerGenerators } from '../dist/mock/seeded-faker.js';
 import { packageVersion } from '../dist/openapi/cache-files.js';
 import { BUILT } from './build-state.mjs';
 import { REQUIRE_PREAMBLE } from './config-validator.mjs';
@@ -17,6 +24,10 @@ import { REQUIRE_PREAMBLE } from './config-validator.mjs';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const OUT = `${root}${BUILT.bundle}`;
 const BIN = `${root}${BUILT.bin}`;
+const FAKER = `${root}${BUILT.faker}`;
+
+/** CommonJS's own wrapper, written by the build: the bin compiles the file as it is (cached-script.cts). */
+const WRAPPER = { banner: '(function (exports, require, module, __filename, __dirname) {', footer: '})' };
 
 /** Packages only some configurations import (dynamically): left to Node's own loader. */
 const LOADED_ON_USE = ['ioredis', 'chokidar', 'fast-xml-parser', 'swagger2openapi', '@apidevtools/json-schema-ref-parser'];
@@ -78,6 +89,25 @@ const DEFERRED_REQUIRES = [
   },
 ];
 
+/**
+ * Faker is not in the bundle: the module that loads it (src/mock/english-faker.ts, which asks Node's
+ * loader) is replaced by one that runs faker's own script with its code cache, beside the bundle.
+ * @type {import('esbuild').Plugin}
+ */
+const fakerOnFirstUse = {
+  name: 'faker-on-first-use',
+  setup(on) {
+    on.onLoad({ filter: /[\\/]dist[\\/]mock[\\/]english-faker\.js$/ }, () => ({
+      contents: [
+        "import { join } from 'node:path';",
+        "import { runCached } from '../cli/cached-script.cjs';",
+        "export const loadEnglishFaker = () => runCached(join(__dirname, 'faker.cjs'), 'faker.cjs').faker;",
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 /** @type {import('esbuild').Plugin} */
 const deferredRequires = {
   name: 'deferred-requires',
@@ -111,7 +141,26 @@ export function bundledVersions() {
   );
 }
 
-/** Writes dist/bin/understudy.cjs. */
+/**
+ * What the bundle's UNDERSTUDY_BUILD (src/openapi/cache-files.ts) holds while it is built: as long
+ * as a SHA-256 in hex, so that writing the digest over it moves no position the source map names.
+ */
+const BUILD_PLACEHOLDER = 'understudy build digest, written once the bundle is built'.padEnd(64, '.');
+
+/**
+ * The build's digest: the SHA-256 of the bundle (with the placeholder) and faker's script, written
+ * over the placeholder. It names the cache entries our own code makes (a kept seed), so that
+ * another build never reads them.
+ */
+function writeBuildDigest() {
+  const bundled = readFileSync(OUT, 'latin1');
+  const digest = createHash('sha256').update(bundled).update(readFileSync(FAKER)).digest('hex');
+  const parts = bundled.split(JSON.stringify(BUILD_PLACEHOLDER));
+  if (parts.length < 2) throw new Error(`${BUILT.bundle}: the build digest's placeholder is missing`);
+  writeFileSync(OUT, parts.join(JSON.stringify(digest)), 'latin1');
+}
+
+/** Writes dist/bin/understudy.cjs and dist/bin/faker.cjs. */
 async function bundleScript() {
   rmSync(`${root}dist/bin`, { recursive: true, force: true });
   await build({
@@ -125,24 +174,47 @@ async function bundleScript() {
     // A script run through node:vm has no dynamic import() without --experimental-vm-modules: the
     // packages loaded on use are required (Node 20.19 and later require ES modules too).
     supported: { 'dynamic-import': false },
-    define: { 'import.meta.url': '__bundleUrl', UNDERSTUDY_BUNDLED_VERSIONS: JSON.stringify(JSON.stringify(bundledVersions())) },
-    // CommonJS's own wrapper, written by the build: the bin compiles the file as it is (bin.cts). On
-    // the first line, so the code's line numbers stay the file's.
-    banner: {
-      js: '(function (exports, require, module, __filename, __dirname) {var __bundleUrl = require("node:url").pathToFileURL(__filename).href;',
+    define: {
+      'import.meta.url': '__bundleUrl',
+      UNDERSTUDY_BUNDLED_VERSIONS: JSON.stringify(JSON.stringify(bundledVersions())),
+      UNDERSTUDY_FAKER_GENERATORS: JSON.stringify(JSON.stringify(fakerGenerators(loadEnglishFaker()))),
+      UNDERSTUDY_BUILD: JSON.stringify(BUILD_PLACEHOLDER),
     },
-    footer: { js: '})' },
+    // The wrapper on the first line, so the code's line numbers stay the file's.
+    banner: { js: `${WRAPPER.banner}var __bundleUrl = require("node:url").pathToFileURL(__filename).href;` },
+    footer: { js: WRAPPER.footer },
     // The bin reads the file as Latin-1 (ASCII is the same text in both): anything else is escaped.
     charset: 'ascii',
     // Whitespace and syntax only: names stay readable in a stack trace.
     minifyWhitespace: true,
     minifySyntax: true,
     sourcemap: 'linked',
-    plugins: [generatedValidator, deferredRequires],
+    plugins: [generatedValidator, fakerOnFirstUse, deferredRequires],
     logLevel: 'warning',
   });
-  const at = readFileSync(OUT).findIndex((byte) => byte > 0x7f);
-  if (at !== -1) throw new Error(`${BUILT.bundle}: a byte past ASCII at ${at}: the bin reads the bundle as Latin-1`);
+  // Faker's English locale, as the bundle would have held it.
+  await build({
+    stdin: { contents: "module.exports = require('@faker-js/faker/locale/en');", resolveDir: root, sourcefile: 'faker.cjs' },
+    outfile: FAKER,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    banner: { js: WRAPPER.banner },
+    footer: { js: WRAPPER.footer },
+    charset: 'ascii',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+  for (const [file, out] of [
+    [BUILT.bundle, OUT],
+    [BUILT.faker, FAKER],
+  ]) {
+    const at = readFileSync(out).findIndex((byte) => byte > 0x7f);
+    if (at !== -1) throw new Error(`${file}: a byte past ASCII at ${at}: the bin reads it as Latin-1`);
+  }
+  writeBuildDigest();
 }
 
 /** Answers of the Pet Store the code cache should have compiled: a start and each common kind of answer. */
@@ -188,15 +260,31 @@ export function binFlags() {
 }
 
 /**
- * Writes the bundle's code cache: the bin, started as its shebang starts it, on the Pet Store,
- * answers WARM_UP and stops; at exit it writes what it compiled.
+ * Writes the code caches of the bundle and of faker's script: the bin, started as its shebang starts
+ * it, on the Pet Store, answers WARM_UP and stops; at exit each script writes what it compiled. Its
+ * cache directory is a fresh one, so that it reads, compiles and seeds everything (faker included)
+ * whatever earlier starts kept: the cache then holds what a document's first start runs too, and a
+ * start again, which reads what is kept, was measured no slower for it (16 interleaved rounds).
  */
 async function writeCodeCache() {
+  const cacheDir = mkdtempSync(join(tmpdir(), 'understudy-warm-up-'));
+  try {
+    await warmUp(cacheDir);
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+  for (const script of [BUILT.bundle, BUILT.faker]) {
+    if (!existsSync(`${root}${script}.cache`)) throw new Error(`the warm-up wrote no code cache for ${script}`);
+  }
+}
+
+/** @param {string} cacheDir */
+async function warmUp(cacheDir) {
   const child = spawn(process.execPath, [...binFlags(), BIN, '--port', '0', '--no-watch'], {
     cwd: root,
     // The Pet Store with its defaults, whatever the environment that runs the build configures
     // (a SANDBOX_DATA of the user's must not receive the warm-up's pet).
-    env: { ...withoutSandboxSettings(process.env), UNDERSTUDY_WRITE_CODE_CACHE: `${root}${BUILT.cache}` },
+    env: { ...withoutSandboxSettings(process.env), UNDERSTUDY_WRITE_CODE_CACHE: '1', SANDBOX_CACHE_DIR: cacheDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,10 +1,9 @@
 import type { SandboxConfig } from '../config/config.js';
 import { MemoryCounterStore, type CounterStore } from '../limits/counter-store.js';
 import type { RedisLinks } from '../replicas/redis-connection.js';
-import type { FixtureDefinitions } from '../seeding/fixtures.js';
+import type { Seeder } from '../seeding/seeder.js';
 import { MemoryRecordStore, type SeedingProgress } from '../store/memory-store.js';
 import type { SandboxStore } from '../store/record-store.js';
-import type { ApiModel } from '../vocabulary/operation.js';
 
 /** Where the records and the rate counters live: this process (and its data file), or a Redis shared by replicas. */
 export interface Backend {
@@ -16,13 +15,13 @@ export interface Backend {
 
 export async function openBackend(
   config: SandboxConfig,
-  seedFrom: { readonly model: ApiModel; readonly fixtures: FixtureDefinitions },
+  seeder: Seeder,
   onSeeding: SeedingProgress,
   onOutage: (error: Error) => void,
 ): Promise<Backend> {
   const { redis } = config;
   if (redis.url === null) {
-    const store = await MemoryRecordStore.open(seedFrom.model, seedFrom.fixtures, config.seed, config.data, onSeeding, config.fsync);
+    const store = await MemoryRecordStore.open(seeder, config.data, onSeeding, config.fsync);
     return { store, counters: new MemoryCounterStore(), links: undefined };
   }
   // Loaded only here: a sandbox without Redis never loads the client (it is a tenth of the start-up).
@@ -34,7 +33,7 @@ export async function openBackend(
     import('../replicas/guarded-store.js'),
   ]);
   const links = await connectRedis(redis.url, redis.commandTimeoutMs);
-  const store = await RedisRecordStore.open(links.command, redis.prefix, seedFrom.model, seedFrom.fixtures, config.seed, onSeeding);
+  const store = await RedisRecordStore.open(links.command, redis.prefix, seeder, onSeeding);
   const counters = new FailoverCounterStore(new RedisCounterStore(links.command, redis.prefix), {
     policy: redis.outage,
     replicas: redis.replicas,

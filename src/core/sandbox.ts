@@ -96,11 +96,12 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   };
   const backend = await openBackend(
     config,
-    { model, fixtures: served.fixtures },
+    served.seeder,
     (done, total) => onProgress?.({ phase: 'seeding', done, total }),
     (error) => notify({ level: 'warn', message: `rate limits decided without Redis (${config.redis.outage}): ${error.message}` }),
   );
   const { store } = backend;
+  served.keptSeed?.save();
   const keys = new KeyRegistry(config.keys);
   const tokens = new TokenStore();
   const limiter = new Limiter(config.plans, config.bans, backend.counters);
@@ -208,7 +209,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     }
     const { conf, from } = next;
     const restartNeeded = RESTART_FIELDS.filter((field) => JSON.stringify(conf[field]) !== JSON.stringify(config[field]));
-    store.useModel(from.model, from.fixtures, conf.seed);
+    store.useSeeder(from.seeder);
     limiter.setPlans(conf.plans, conf.bans);
     keys.setConfigured(conf.keys);
     workspaces.addConfigured(configuredWorkspaces(conf));
@@ -216,6 +217,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     wired = wire(conf, from);
     // One reference: a request in flight finishes on the generation it started on.
     generation = from.generation;
+    served.keptSeed?.save();
     served = from;
     config = { ...conf, ...Object.fromEntries(restartNeeded.map((field) => [field, config[field]])) };
     const invalid = invalidRecords(from.generation, await collect(store.stored()));
@@ -420,6 +422,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     reload,
     status,
     close: async () => {
+      served.keptSeed?.save();
       await store.close();
       await replication?.close();
     },

@@ -5,8 +5,11 @@ import { buildGeneration, EAGER_OPERATIONS, type Generation } from '../generatio
 import { keepValidators, satisfies } from '../mock/document-schemas.js';
 import { exampleWarnings } from '../mock/example-check.js';
 import { buildApiModel } from '../openapi/build-model.js';
+import { buildIdentity, documentDigest } from '../openapi/cache-files.js';
 import { readDocument } from '../openapi/load-document.js';
 import { loadFixtures, NO_FIXTURES, type FixtureDefinitions } from '../seeding/fixtures.js';
+import { KeptSeed } from '../seeding/kept-seed.js';
+import { Seeder } from '../seeding/seeder.js';
 import { loadXmlFor } from '../validation/xml-library.js';
 import type { Row } from '../vocabulary/record.js';
 import type { ApiModel } from '../vocabulary/operation.js';
@@ -17,6 +20,10 @@ export interface Served {
   readonly model: ApiModel;
   readonly fixtures: FixtureDefinitions;
   readonly generation: Generation;
+  /** Seeds the store from this document, fixtures and seed. */
+  readonly seeder: Seeder;
+  /** Where the seeder keeps what it seeds between starts (with a cache directory, in the bundled CLI), to `save`. */
+  readonly keptSeed: KeptSeed | undefined;
   /** Every file read (the document, each file its `$ref`s reached, the fixtures), absolute: what a watcher watches. */
   readonly files: readonly string[];
 }
@@ -55,7 +62,14 @@ export async function loadServed(config: SandboxConfig, number: number, onProgre
   );
   for (const message of generation.warnings) onProgress?.({ phase: 'warning', message });
   const files = config.fixtures ? [...loaded.files, resolve(config.fixtures)] : loaded.files;
-  return { model, fixtures, generation, files };
+  // Only where the code has a digest to name entries by (the bundle's) and the document's digest is
+  // cheap next to its start (the validators' rule, above).
+  const build = buildIdentity();
+  const keptSeed =
+    config.cacheDir !== null && build !== undefined && built.operations.length <= EAGER_OPERATIONS
+      ? new KeptSeed(config.cacheDir, { build, document: documentDigest(model.document), seed: config.seed, fixtures })
+      : undefined;
+  return { model, fixtures, generation, seeder: new Seeder(model, fixtures, config.seed, keptSeed), keptSeed, files };
 }
 
 /** Stored records a document no longer describes, per collection (after a reload: they are kept as they are). */

@@ -79,6 +79,31 @@ function makeDirectory(dir: string): void {
   for (const level of missing.reverse()) mkdirSync(level);
 }
 
+/** Digests already made, by document. */
+const digests = new WeakMap<object, string>();
+
+/** The SHA-256 of a document's JSON text (what names its cache entries), made once per document object. */
+export function documentDigest(document: unknown): string {
+  const known = typeof document === 'object' && document !== null ? digests.get(document) : undefined;
+  if (known !== undefined) return known;
+  const digest = createHash('sha256').update(JSON.stringify(document)).digest('hex');
+  if (typeof document === 'object' && document !== null) digests.set(document, digest);
+  return digest;
+}
+
+/**
+ * Set in the bundle the bin runs (scripts/bundle.mjs): the SHA-256 of the bundle's text and faker's
+ * script, written over a placeholder of the same length once both are built.
+ */
+declare const UNDERSTUDY_BUILD: string | undefined;
+
+/**
+ * The digest of the code that runs, for cache entries whose contents our own code makes (a kept
+ * seed): undefined outside the bundle (the sources, a library's import), where there is none and such
+ * entries are not kept.
+ */
+export const buildIdentity = (): string | undefined => (typeof UNDERSTUDY_BUILD === 'string' ? UNDERSTUDY_BUILD : undefined);
+
 /** Versions already read, by package (a process asks once per compiler: three per document). */
 const versions = new Map<string, string | undefined>();
 

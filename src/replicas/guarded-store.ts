@@ -29,7 +29,7 @@ export function guardedStore(store: SandboxStore): SandboxStore {
     writes: (w: string) => store.writes(w),
     digest: (w?: string) => store.digest(w).catch(unreachable),
     close: () => store.close(),
-    useModel: (model, fixtures, seed) => store.useModel(model, fixtures, seed),
+    useSeeder: (seeder) => store.useSeeder(seeder),
     stored: () => store.stored(),
     kept: () => store.kept(),
     keep: (value) => store.keep(value),

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { englishFaker, fakerMethod } from '../mock/seeded-faker.js';
+import { isFakerGenerator } from '../mock/seeded-faker.js';
 import { isObject } from '../openapi/json-pointer.js';
 import { parseYaml } from '../openapi/parse-yaml.js';
 
@@ -67,8 +67,7 @@ function countOf(value: unknown, where: string): number {
 
 function checkGenerator(raw: unknown, where: string): FieldGenerator {
   if (isObject(raw) && typeof raw.faker === 'string') {
-    if (typeof fakerMethod(englishFaker, raw.faker) !== 'function')
-      throw new Error(`${where}: faker.${raw.faker} is not a faker generator`);
+    if (!isFakerGenerator(raw.faker)) throw new Error(`${where}: faker.${raw.faker} is not a faker generator (module.method)`);
     if (raw.args !== undefined && !Array.isArray(raw.args)) throw new Error(`${where}.args must be a list`);
     return { faker: raw.faker, args: raw.args as unknown[] | undefined };
   }

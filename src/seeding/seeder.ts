@@ -5,6 +5,7 @@ import type { ApiModel } from '../vocabulary/operation.js';
 import { SCOPE_FIELD, type Row } from '../vocabulary/record.js';
 import type { CollectionFixture, FixtureDefinitions } from './fixtures.js';
 import { itemSchemas, parentCollections } from './item-schemas.js';
+import type { KeptSeed } from './kept-seed.js';
 import { generateRows } from './seed-rows.js';
 
 /**
@@ -14,7 +15,8 @@ import { generateRows } from './seed-rows.js';
  * collection can be seeded when first used (GitHub's description has about 300 collections, whose
  * seeding was most of its start-up time) and still answer byte for byte what it would at start.
  *
- * The lists handed out are the seed itself: callers copy before changing them.
+ * The lists handed out are the seed itself: callers copy before changing them. Given a kept seed
+ * (kept-seed.ts), a collection it holds is read from it rather than made, and one made is kept.
  */
 export class Seeder {
   /** Every collection the document has: the ones the fixtures name first, in their order. */
@@ -28,6 +30,7 @@ export class Seeder {
     private readonly model: ApiModel,
     private readonly fixtures: FixtureDefinitions,
     private readonly seed: number,
+    private readonly kept?: KeptSeed,
   ) {
     this.schemas = itemSchemas(model);
     this.parents = parentCollections(model);
@@ -65,6 +68,11 @@ export class Seeder {
     const done = this.seeded.get(name);
     if (done) return done;
     if (this.inProgress.has(name) || !this.schemas.has(name)) return [];
+    const kept = this.kept?.rows(name);
+    if (kept) {
+      this.seeded.set(name, kept);
+      return kept;
+    }
     this.inProgress.add(name);
     try {
       const faker = seededFaker(collectionSeed(this.seed, name), this.fixtures.referenceDate);
@@ -72,6 +80,7 @@ export class Seeder {
       const parent = this.parents.get(name);
       const seeded = this.parents.has(name) ? scoped(rows, parent === undefined ? [] : this.rowsOf(parent), faker) : rows;
       this.seeded.set(name, seeded);
+      this.kept?.keep(name, seeded);
       return seeded;
     } finally {
       this.inProgress.delete(name);

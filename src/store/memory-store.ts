@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Low, Memory } from 'lowdb';
-import type { FixtureDefinitions } from '../seeding/fixtures.js';
-import { Seeder } from '../seeding/seeder.js';
-import type { ApiModel } from '../vocabulary/operation.js';
+import type { Seeder } from '../seeding/seeder.js';
 import type { Row } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { Collection } from './collection.js';
@@ -66,14 +64,12 @@ export class MemoryRecordStore implements RecordStore {
    * a store, stops the start and is left untouched.
    */
   static async open(
-    model: ApiModel,
-    fixtures: FixtureDefinitions,
-    seed: number,
+    seeder: Seeder,
     dataFile: string | null = null,
     onSeeding?: SeedingProgress,
     fsync: FsyncPolicy = 'everysec',
   ): Promise<MemoryRecordStore> {
-    const store = new MemoryRecordStore(new Seeder(model, fixtures, seed));
+    const store = new MemoryRecordStore(seeder);
     store.seedNamed(onSeeding);
     if (dataFile === null) return store;
     const recovered = await DataLog.recover(
@@ -127,8 +123,8 @@ export class MemoryRecordStore implements RecordStore {
    * keep their records, in the seed and in every workspace; a collection first used from now on is
    * seeded from the new document and fixtures.
    */
-  useModel(model: ApiModel, fixtures: FixtureDefinitions, seed: number): void {
-    this.seeder = new Seeder(model, fixtures, seed);
+  useSeeder(seeder: Seeder): void {
+    this.seeder = seeder;
   }
 
   /**

@@ -1,5 +1,4 @@
-import type { FixtureDefinitions } from '../seeding/fixtures.js';
-import type { ApiModel } from '../vocabulary/operation.js';
+import type { Seeder } from '../seeding/seeder.js';
 import type { Row } from '../vocabulary/record.js';
 import type { Page, PageQuery } from './paging.js';
 
@@ -56,7 +55,7 @@ export interface StoredRecords {
 /** What the sandbox asks of its store beyond the request path: reloads, and the data file's extra state. */
 export interface SandboxStore extends RecordStore {
   /** Seeds from a reloaded document from now on (collections seeded already keep their records). */
-  useModel(model: ApiModel, fixtures: FixtureDefinitions, seed: number): void;
+  useSeeder(seeder: Seeder): void;
   /** Every stored collection, for a reload to check against the new document. */
   stored(): Iterable<StoredRecords> | AsyncIterable<StoredRecords>;
   /** What the data file kept beside the records; undefined without one. */

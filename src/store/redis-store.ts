@@ -1,7 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { FixtureDefinitions } from '../seeding/fixtures.js';
-import { Seeder } from '../seeding/seeder.js';
-import type { ApiModel } from '../vocabulary/operation.js';
+import type { Seeder } from '../seeding/seeder.js';
 import type { Row } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import type { SeedingProgress } from './memory-store.js';
@@ -53,16 +51,9 @@ export class RedisRecordStore implements RecordStore {
    * Opens the store on a client its owner connects and quits. Nothing is read from Redis here: the
    * seed is made in memory (the fixtures' collections now, the rest on first use), as every replica makes it.
    */
-  static open(
-    redis: Redis,
-    prefix: string,
-    model: ApiModel,
-    fixtures: FixtureDefinitions,
-    seed: number,
-    onSeeding?: SeedingProgress,
-  ): Promise<RedisRecordStore> {
+  static open(redis: Redis, prefix: string, seeder: Seeder, onSeeding?: SeedingProgress): Promise<RedisRecordStore> {
     checkPrefix(prefix);
-    const store = new RedisRecordStore(redis, prefix, new SharedSeed(new Seeder(model, fixtures, seed)));
+    const store = new RedisRecordStore(redis, prefix, new SharedSeed(seeder));
     store.seed.seedNamed(onSeeding);
     return Promise.resolve(store);
   }
@@ -91,8 +82,8 @@ export class RedisRecordStore implements RecordStore {
    * rule). Every replica must reload the same document: until then, a collection no workspace owns
    * yet may read differently on two replicas, and its first write adopts the writer's seed for all.
    */
-  useModel(model: ApiModel, fixtures: FixtureDefinitions, seed: number): void {
-    this.seed.use(new Seeder(model, fixtures, seed));
+  useSeeder(seeder: Seeder): void {
+    this.seed.use(seeder);
   }
 
   /**

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { debuglog } from 'node:util';
 import type { ValidateFunction } from 'ajv';
-import { entryName, packageVersion, readEntry, trimEntries, writeEntry } from '../openapi/cache-files.js';
+import { documentDigest, entryName, packageVersion, readEntry, trimEntries, writeEntry } from '../openapi/cache-files.js';
 
 const debug = debuglog('understudy');
 
@@ -78,7 +77,7 @@ export function persistedValidators(
   const ajv = packageVersion('ajv');
   const formats = packageVersion('ajv-formats');
   if (ajv === undefined || formats === undefined) return undefined;
-  const identity = createHash('sha256').update(JSON.stringify(document)).digest('hex');
+  const identity = documentDigest(document);
   const nameOf = (pointer: string): string =>
     entryName([`understudy validators 1, ajv ${ajv}, ajv-formats ${formats}`, compiler, identity, pointer], VALIDATOR_BOUNDS.suffix);
   const nodeRequire = createRequire(import.meta.url);

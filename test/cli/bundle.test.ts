@@ -44,7 +44,7 @@ describe('a start of the bundled CLI', () => {
         'const looked = [];',
         'const resolve = Module._resolveFilename;',
         'Module._resolveFilename = function (id, ...rest) {',
-        "  if (!Module.isBuiltin(id) && !require('node:path').isAbsolute(id)) looked.push(id);",
+        "  if (!Module.isBuiltin(id) && !require('node:path').isAbsolute(id) && !id.startsWith('./')) looked.push(id);",
         '  return resolve.call(this, id, ...rest);',
         '};',
         `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ looked, modules: process.moduleLoadList })));`,
@@ -63,6 +63,44 @@ describe('a start of the bundled CLI', () => {
     expect(modules).toContain('NativeModule http');
     expect(modules).not.toContain('NativeModule worker_threads');
     expect(modules).not.toContain('NativeModule assert');
+  });
+});
+
+/**
+ * Faker is a script of its own, run on first use (seeding, generated answers): a start whose seed an
+ * earlier start kept in the cache directory answers without it (seeding/kept-seed.ts, scripts/bundle.mjs).
+ */
+describe('a start with the seed an earlier start kept', () => {
+  it('answers the same records without running faker', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'understudy-kept-'));
+    onTestFinished(() => rmSync(cacheDir, { recursive: true, force: true }));
+    const env = { SANDBOX_CACHE_DIR: cacheDir, NODE_DEBUG: 'understudy' };
+    const auth = { Authorization: 'Bearer demo-pro' };
+    const pets: unknown[] = [];
+    const fakerRuns: boolean[] = [];
+    for (let start = 0; start < 2; start++) {
+      const cli = await startCli(['--no-watch'], env);
+      const res = await fetch(`${cli.url}/pets?limit=100`, { headers: auth });
+      expect(res.status).toBe(200);
+      pets.push(await res.json());
+      fakerRuns.push(cli.output().includes('code cache of faker.cjs accepted'));
+      cli.child.kill('SIGTERM');
+      expect(await cli.exited).toBe(0);
+    }
+    expect(fakerRuns).toEqual([true, false]);
+    expect(pets[1]).toEqual(pets[0]);
+    expect((pets[0] as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('checks the generators a fixtures file names without running faker', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'understudy-generators-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const fixtures = join(dir, 'fixtures.yaml');
+    writeFileSync(fixtures, 'collections:\n  pets:\n    fields:\n      name: { faker: animal.petNickname }\n');
+    const run = await runCli(['--fixtures', fixtures, '--no-watch'], { NODE_DEBUG: 'understudy' });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('collections.pets.fields.name: faker.animal.petNickname is not a faker generator');
+    expect(run.stderr).not.toContain('faker.cjs');
   });
 });
 

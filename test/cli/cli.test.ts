@@ -143,7 +143,7 @@ describe('the understudy CLI', () => {
     },
   );
 
-  it('keeps the parsed document and fixtures and the compiled validators in SANDBOX_CACHE_DIR, and starts from them next time', async () => {
+  it('keeps the parsed document and fixtures, the compiled validators and the seed in SANDBOX_CACHE_DIR, and starts from them next time', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'understudy-cli-cache-'));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const cache = join(dir, 'parsed');
@@ -160,8 +160,9 @@ describe('the understudy CLI', () => {
       const entries = [...(await readdir(cache)), ...(await readdir(join(cache, 'validators'))).map((name) => join('validators', name))];
       written.push((await Promise.all(entries.map(async (name) => `${name} ${(await stat(join(cache, name))).mtimeMs}`))).sort());
     }
-    // The Pet Store and its fixtures, one entry each, and a validator per schema compiled.
-    expect(written[0]?.filter((entry) => /\.json /.test(entry))).toHaveLength(2);
+    // The Pet Store and its fixtures, one entry each, the seed, and a validator per schema compiled.
+    expect(written[0]?.filter((entry) => /(?<!\.seed)\.json /.test(entry))).toHaveLength(2);
+    expect(written[0]?.filter((entry) => /\.seed\.json /.test(entry))).toHaveLength(1);
     expect(written[0]?.filter((entry) => /\.js /.test(entry)).length).toBeGreaterThan(4);
     // The second start wrote nothing (no entry is newer): it read every entry the first one wrote.
     expect(written[1]).toEqual(written[0]);

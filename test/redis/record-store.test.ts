@@ -4,6 +4,7 @@ import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import { buildApiModel } from '../../src/openapi/build-model.js';
 import { readDocument } from '../../src/openapi/load-document.js';
 import { loadFixtures, type FixtureDefinitions } from '../../src/seeding/fixtures.js';
+import { Seeder } from '../../src/seeding/seeder.js';
 import { MemoryRecordStore } from '../../src/store/memory-store.js';
 import type { RecordStore } from '../../src/store/record-store.js';
 import { collectionKeys, keyList, workspaceKeys } from '../../src/store/redis-keys.js';
@@ -45,7 +46,9 @@ async function connect(url = server.url, options: RedisOptions = {}): Promise<Re
 const freshPrefix = (): string => `test${++prefixes}:`;
 /** `count` replicas of the Pet Store with seed 1, each on its own client, sharing one prefix. */
 async function replicas(count: number, prefix = freshPrefix()): Promise<RedisRecordStore[]> {
-  return Promise.all(Array.from({ length: count }, async () => RedisRecordStore.open(await connect(), prefix, model, fixtures, 1)));
+  return Promise.all(
+    Array.from({ length: count }, async () => RedisRecordStore.open(await connect(), prefix, new Seeder(model, fixtures, 1))),
+  );
 }
 /** What a step came to, as JSON: its value or its error's message (a sync throw included). */
 const outcome = (run: () => unknown): Promise<string> =>
@@ -60,7 +63,7 @@ describe('the Redis store answers as the memory store does', () => {
   let memory: MemoryRecordStore;
   let redis: RedisRecordStore;
   beforeAll(async () => {
-    memory = await MemoryRecordStore.open(model, fixtures, 1);
+    memory = await MemoryRecordStore.open(new Seeder(model, fixtures, 1));
     [redis] = (await replicas(1)) as [RedisRecordStore];
   });
 
@@ -187,7 +190,7 @@ describe('a Redis that cannot be reached', () => {
         retryStrategy: () => 50,
       });
       client.on('error', () => undefined);
-      const store = await RedisRecordStore.open(client, freshPrefix(), model, fixtures, 1);
+      const store = await RedisRecordStore.open(client, freshPrefix(), new Seeder(model, fixtures, 1));
       await store.create('W', 'pets', { name: 'Rex' });
       await own.kill();
       const calls: (() => Promise<unknown>)[] = [

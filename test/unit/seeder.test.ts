@@ -83,8 +83,8 @@ describe('seeding: every collection the same, whenever and in whatever order it 
 
 describe('the store seeds a collection on first use, unchanged by earlier writes', () => {
   it('answers a collection first read after writes elsewhere exactly as a fresh store does', async () => {
-    const fresh = await MemoryRecordStore.open(model, FIXTURES, 7);
-    const busy = await MemoryRecordStore.open(model, FIXTURES, 7);
+    const fresh = await MemoryRecordStore.open(new Seeder(model, FIXTURES, 7));
+    const busy = await MemoryRecordStore.open(new Seeder(model, FIXTURES, 7));
     await busy.create(DEFAULT_WORKSPACE, 'users', { name: 'written first' });
     await busy.delete(DEFAULT_WORKSPACE, 'users', 1);
     const all = { after: undefined, limit: 100, filters: [] };
@@ -97,7 +97,7 @@ describe('the store seeds a collection on first use, unchanged by earlier writes
 
   it('reports the start-up seeding of the collections the fixtures name, in records', async () => {
     const seen: [number, number][] = [];
-    await MemoryRecordStore.open(model, FIXTURES, 7, null, (done, total) => seen.push([done, total]));
+    await MemoryRecordStore.open(new Seeder(model, FIXTURES, 7), null, (done, total) => seen.push([done, total]));
     expect(seen).toEqual([[6, 6]]);
   });
 });

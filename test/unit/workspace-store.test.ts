@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import { buildApiModel } from '../../src/openapi/build-model.js';
 import { readDocument } from '../../src/openapi/load-document.js';
 import { loadFixtures, type FixtureDefinitions } from '../../src/seeding/fixtures.js';
+import { Seeder } from '../../src/seeding/seeder.js';
 import { MemoryRecordStore } from '../../src/store/memory-store.js';
 import type { ApiModel } from '../../src/vocabulary/operation.js';
 import { DEFAULT_WORKSPACE } from '../../src/vocabulary/workspace.js';
@@ -27,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** The Pet Store store with seed 1, in memory or on a data file. */
-const open = (dataFile: string | null = null) => MemoryRecordStore.open(model, fixtures, 1, dataFile);
+const open = (dataFile: string | null = null) => MemoryRecordStore.open(new Seeder(model, fixtures, 1), dataFile);
 /** A data file path no other test uses. */
 const freshFile = (): string => join(dir, `store-${++files}.json`);
 /** What the data file holds as a restart reads it: a store opened on it writes the snapshot of its log replayed. */
