@@ -30,4 +30,4 @@ EXPOSE 4010
 # Ready: serving, and (with --redis) reaching Redis; /__sandbox/health/live only says the process answers.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/__sandbox/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-CMD ["node", "--max-semi-space-size=4", "dist/cli/bin.cjs"]
+CMD ["node", "--max-semi-space-size=4", "--min-semi-space-size=4", "dist/cli/bin.cjs"]

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { binFlags } from '../scripts/build-state.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
@@ -19,7 +20,7 @@ const RESET_EVERY_MS = 10_000;
 const server = spawn(
   process.execPath,
   [
-    '--max-semi-space-size=4',
+    ...binFlags(ROOT),
     join(ROOT, 'dist/cli/bin.cjs'),
     '--port',
     '0',

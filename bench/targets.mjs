@@ -1,6 +1,7 @@
 // What the bench runs: each target is a server started as `node <args>` on a port.
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { binFlags } from '../scripts/build-state.mjs';
 import { ROOT, builtCli } from './options.mjs';
 
 const require = createRequire(import.meta.url);
@@ -35,10 +36,13 @@ export const BENCH_KEY = 'bench-unlimited';
  * @property {(port: number) => string[]} args  arguments to `node`
  */
 
-/** Understudy on the Pet Store, every feature on. @param {string} config @param {string[]} extra @returns {(port: number) => string[]} */
+/**
+ * Understudy on the Pet Store, every feature on, under its bin's own V8 flags (`cli`'s checkout's).
+ * @param {string} config @param {string[]} extra @returns {(port: number) => string[]}
+ */
 export const sandboxArgs =
   (config, extra = [], cli = SANDBOX_CLI) =>
-  (port) => ['--max-semi-space-size=4', cli, '--config', config, '--port', String(port), ...extra];
+  (port) => [...binFlags(join(cli, '../../..')), cli, '--config', config, '--port', String(port), ...extra];
 /** @param {string} document @param {string[]} extra @returns {(port: number) => string[]} */
 const prismArgs =
   (document, extra = []) =>

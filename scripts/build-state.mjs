@@ -2,7 +2,7 @@
 // stamp (dist/.tsbuildinfo) and the bundle's code cache, the build's last step, are both newer
 // than every file the build reads, and the bin exists. The bin's own time does not count: the
 // compiler rewrites only what changed, so bin.cjs keeps the time bin.cts was last compiled.
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -52,3 +52,15 @@ export function builtAt(root) {
 
 /** @param {string} root @returns {boolean} */
 export const needsBuild = (root) => newestSource(root) > builtAt(root);
+
+/**
+ * The V8 flags of the bin's shebang (`#!/usr/bin/env -S node FLAGS`), read from the built bin: the
+ * cache is made under them, since V8 takes a cache only under the flags it was made with.
+ * @param {string} root @returns {string[]}
+ */
+export function binFlags(root) {
+  const first = readFileSync(join(root, BUILT.bin), 'utf8').split('\n', 1)[0] ?? '';
+  const shebang = /^#!\/usr\/bin\/env -S node((?: --?[\w-]+(?:=\S+)?)*)$/.exec(first);
+  if (!shebang) throw new Error(`${BUILT.bin}: a shebang of the form "#!/usr/bin/env -S node FLAGS" expected, not "${first}"`);
+  return shebang[1].split(' ').filter((flag) => flag !== '');
+}

@@ -18,7 +18,7 @@ import { build } from 'esbuild';
 import { loadEnglishFaker } from '../dist/mock/english-faker.js';
 import { fakerGenerators } from '../dist/mock/seeded-faker.js';
 import { packageVersion } from '../dist/openapi/cache-files.js';
-import { BUILT } from './build-state.mjs';
+import { BUILT, binFlags } from './build-state.mjs';
 import { REQUIRE_PREAMBLE } from './config-validator.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -248,18 +248,6 @@ export const withoutSandboxSettings = (env) =>
   Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('SANDBOX_') && name !== 'PORT' && name !== 'HOST'));
 
 /**
- * The V8 flags of the bin's shebang (`#!/usr/bin/env -S node FLAGS`), read from the built bin: the
- * cache is made under them, since V8 takes a cache only under the flags it was made with.
- * @returns {string[]}
- */
-export function binFlags() {
-  const first = readFileSync(BIN, 'utf8').split('\n', 1)[0] ?? '';
-  const shebang = /^#!\/usr\/bin\/env -S node((?: --?[\w-]+(?:=\S+)?)*)$/.exec(first);
-  if (!shebang) throw new Error(`${BUILT.bin}: a shebang of the form "#!/usr/bin/env -S node FLAGS" expected, not "${first}"`);
-  return shebang[1].split(' ').filter((flag) => flag !== '');
-}
-
-/**
  * Writes the code caches of the bundle and of faker's script: the bin, started as its shebang starts
  * it, on the Pet Store, answers WARM_UP and stops; at exit each script writes what it compiled. Its
  * cache directory is a fresh one, so that it reads, compiles and seeds everything (faker included)
@@ -280,7 +268,7 @@ async function writeCodeCache() {
 
 /** @param {string} cacheDir */
 async function warmUp(cacheDir) {
-  const child = spawn(process.execPath, [...binFlags(), BIN, '--port', '0', '--no-watch'], {
+  const child = spawn(process.execPath, [...binFlags(root), BIN, '--port', '0', '--no-watch'], {
     cwd: root,
     // The Pet Store with its defaults, whatever the environment that runs the build configures
     // (a SANDBOX_DATA of the user's must not receive the warm-up's pet).

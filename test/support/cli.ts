@@ -2,11 +2,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 // @ts-expect-error: the build scripts are plain JavaScript, outside the TypeScript project
-import { binFlags } from '../../scripts/bundle.mjs';
+import { binFlags } from '../../scripts/build-state.mjs';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 /** The V8 flags of the bin's own shebang: under other flags V8 would refuse the bundle's code cache. */
-export const BIN_FLAGS = (binFlags as () => string[])();
+export const BIN_FLAGS = (binFlags as (root: string) => string[])(fileURLToPath(new URL('../../', import.meta.url)));
 
 export interface Running {
   readonly child: ChildProcessWithoutNullStreams;
