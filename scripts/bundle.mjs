@@ -29,8 +29,12 @@ const FAKER = `${root}${BUILT.faker}`;
 /** CommonJS's own wrapper, written by the build: the bin compiles the file as it is (cached-script.cts). */
 const WRAPPER = { banner: '(function (exports, require, module, __filename, __dirname) {', footer: '})' };
 
-/** Packages only some configurations import (dynamically): left to Node's own loader. */
-const LOADED_ON_USE = ['ioredis', 'chokidar', 'fast-xml-parser', 'swagger2openapi', '@apidevtools/json-schema-ref-parser'];
+/**
+ * Packages only some configurations import (dynamically): left to Node's own loader. Not chokidar:
+ * a terminal's `npm start` watches by default, and loading it from node_modules as an ES module
+ * kept the first answer waiting about 30 ms; bundled, its code is in the bundle's cache too.
+ */
+const LOADED_ON_USE = ['ioredis', 'fast-xml-parser', 'swagger2openapi', '@apidevtools/json-schema-ref-parser'];
 
 /**
  * The config loader imports its generated validator (scripts/config-validator.mjs) through a
@@ -268,7 +272,8 @@ async function writeCodeCache() {
 
 /** @param {string} cacheDir */
 async function warmUp(cacheDir) {
-  const child = spawn(process.execPath, [...binFlags(root), BIN, '--port', '0', '--no-watch'], {
+  // Watching, as a start in a terminal does: the watcher's code is compiled into the cache too.
+  const child = spawn(process.execPath, [...binFlags(root), BIN, '--port', '0', '--watch'], {
     cwd: root,
     // The Pet Store with its defaults, whatever the environment that runs the build configures
     // (a SANDBOX_DATA of the user's must not receive the warm-up's pet).
@@ -281,7 +286,7 @@ async function warmUp(cacheDir) {
     child.stdout.on('data', (chunk) => {
       output += chunk;
       const ready = /serving .* at (http:\/\/\S+)/.exec(output);
-      if (ready) resolve(ready[1]);
+      if (ready && output.includes('understudy: watching ')) resolve(ready[1]);
     });
     child.stderr.on('data', (chunk) => (output += chunk));
     void exited.then((code) => reject(new Error(`the bundle exited with ${code} before it served:\n${output}`)));

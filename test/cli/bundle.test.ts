@@ -32,38 +32,43 @@ describe('the code cache of the bundle', () => {
  * entries are named by, too): scripts/bundle.mjs.
  */
 describe('a start of the bundled CLI', () => {
-  it('answers without loading worker_threads or assert, or looking a package up in node_modules', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'understudy-loaded-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const preload = join(dir, 'loaded.cjs');
-    const report = join(dir, 'loaded.json');
-    writeFileSync(
-      preload,
-      [
-        "const Module = require('node:module');",
-        'const looked = [];',
-        'const resolve = Module._resolveFilename;',
-        'Module._resolveFilename = function (id, ...rest) {',
-        "  if (!Module.isBuiltin(id) && !require('node:path').isAbsolute(id) && !id.startsWith('./')) looked.push(id);",
-        '  return resolve.call(this, id, ...rest);',
-        '};',
-        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ looked, modules: process.moduleLoadList })));`,
-        '',
-      ].join('\n'),
-    );
-    const cli = await startCli(['--no-watch'], { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` });
-    const res = await fetch(`${cli.url}/pets/1`, { headers: { Authorization: 'Bearer demo-pro' } });
-    expect(res.status).toBe(200);
-    cli.child.kill('SIGTERM');
-    expect(await cli.exited).toBe(0);
-    expect(cli.output()).toContain('"msg":"request"');
-    const { looked, modules } = JSON.parse(readFileSync(report, 'utf8')) as { looked: string[]; modules: string[] };
-    expect(looked).toEqual([]);
-    // The list is the process's own: it has what a start does load.
-    expect(modules).toContain('NativeModule http');
-    expect(modules).not.toContain('NativeModule worker_threads');
-    expect(modules).not.toContain('NativeModule assert');
-  });
+  // Watching too (a start in a terminal watches by default): chokidar is in the bundle.
+  it.each([['--no-watch'], ['--watch']])(
+    'answers without loading worker_threads or assert, or looking a package up in node_modules (%s)',
+    async (watch) => {
+      const dir = mkdtempSync(join(tmpdir(), 'understudy-loaded-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      const preload = join(dir, 'loaded.cjs');
+      const report = join(dir, 'loaded.json');
+      writeFileSync(
+        preload,
+        [
+          "const Module = require('node:module');",
+          'const looked = [];',
+          'const resolve = Module._resolveFilename;',
+          'Module._resolveFilename = function (id, ...rest) {',
+          "  if (!Module.isBuiltin(id) && !require('node:path').isAbsolute(id) && !id.startsWith('./')) looked.push(id);",
+          '  return resolve.call(this, id, ...rest);',
+          '};',
+          `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ looked, modules: process.moduleLoadList })));`,
+          '',
+        ].join('\n'),
+      );
+      const cli = await startCli([watch], { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` });
+      if (watch === '--watch') await cli.waitFor('understudy: watching ');
+      const res = await fetch(`${cli.url}/pets/1`, { headers: { Authorization: 'Bearer demo-pro' } });
+      expect(res.status).toBe(200);
+      cli.child.kill('SIGTERM');
+      expect(await cli.exited).toBe(0);
+      expect(cli.output()).toContain('"msg":"request"');
+      const { looked, modules } = JSON.parse(readFileSync(report, 'utf8')) as { looked: string[]; modules: string[] };
+      expect(looked).toEqual([]);
+      // The list is the process's own: it has what a start does load.
+      expect(modules).toContain('NativeModule http');
+      expect(modules).not.toContain('NativeModule worker_threads');
+      expect(modules).not.toContain('NativeModule assert');
+    },
+  );
 });
 
 /**
@@ -106,7 +111,7 @@ describe('a start with the seed an earlier start kept', () => {
 
 /**
  * The bin is one bundled file; what only some configurations use (the Redis client, the XML parser;
- * file watching, Swagger 2.0 conversion and external `$ref`s are in the CLI's other tests) is left
+ * Swagger 2.0 conversion and external `$ref`s are in the CLI's other tests) is left
  * to node_modules and imported on first use. Each must still load and work from the bundle.
  */
 describe('the bundled CLI, with what it imports on first use', () => {
