@@ -20,7 +20,10 @@ ENV NODE_ENV=production \
     PORT=4010
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+# The cache directory (parsed documents, compiled validators, the kept seed) is the node user's, so
+# that a container started again starts as fast as a checkout does.
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force \
+    && mkdir -p node_modules/.cache/understudy && chown node:node node_modules/.cache/understudy
 COPY --from=build /app/dist ./dist
 COPY openapi ./openapi
 COPY fixtures ./fixtures
