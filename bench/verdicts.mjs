@@ -114,12 +114,43 @@ export function formatTargets(result, entries, scenarios) {
     .filter(({ r }) => r?.seedStorePeakRssKb && r.peakRssKb && r.peakRssKb !== r.seedStorePeakRssKb)
     .map(({ id, r }) => `${id} ${fixed((r?.peakRssKb ?? 0) / 1024, 0)} MB`);
   if (grown.length > 0) lines.push(`  peak RSS in the median round, on the store as create and mixed left it: ${grown.join(', ')}`);
+  lines.push(...formatRounds(own, pf, ceiling, scenarios));
   const cold = result.checks.find((c) => c.id === 'coldStartMs');
   lines.push(
     `  cold start of the CLI (spawn to first 2xx, the server on its core; the median of the cold-start rounds when they ran): ${cold?.value === null || !cold ? 'n/a' : `${Math.round(cold.value)} ms`} (<= ${LIMITS.coldStartMs}): ${word(cold?.met ?? null)}`,
     `  met ${result.met} of ${result.measured} (bracketed: the ratio where the issue sets no target)`,
   );
   return lines;
+}
+
+/**
+ * The same ratios taken round by round, each pair measured minutes apart (interleave.mjs): the
+ * verdict divides each target's own median round, which may come from different rounds, and on a
+ * machine whose speed moves between rounds these show how far that matters. Per round i, the
+ * subject's figure ÷ the other's in the same round i. None when a target ran a single round.
+ * @param {import('./run.mjs').TargetResult | undefined} own @param {import('./run.mjs').TargetResult | undefined} pf
+ * @param {import('./run.mjs').TargetResult | undefined} ceiling @param {import('./scenarios.mjs').Scenario[]} scenarios
+ * @returns {string[]}
+ */
+export function formatRounds(own, pf, ceiling, scenarios) {
+  /** @param {'rps' | 'p99Ms'} field @param {string} id @param {import('./run.mjs').TargetResult | undefined} other */
+  const perRound = (field, id, other) => {
+    const mine = /** @type {{ rps: number, p99Ms: number | null }[] | undefined} */ (own?.scenarios[id]?.rounds);
+    const theirs = /** @type {{ rps: number, p99Ms: number | null }[] | undefined} */ (other?.scenarios[id]?.rounds);
+    if (!mine || !theirs || mine.length < 2 || theirs.length !== mine.length) return '';
+    return mine.map((r, i) => fixed(divide(r[field], theirs[i]?.[field]), 2)).join(' ');
+  };
+  const width = Math.max(...scenarios.map((s) => s.label.length), 'scenario'.length);
+  const rows = scenarios
+    .map((s) => [s.label, perRound('rps', s.id, ceiling), perRound('rps', s.id, pf), perRound('p99Ms', s.id, pf)])
+    .filter(([, ...cells]) => cells.some((cell) => cell !== ''));
+  if (rows.length === 0) return [];
+  const columnWidth = Math.max(...rows.flatMap(([, ...cells]) => cells.map((cell) => cell.length)), 'p99 ÷pf'.length) + 4;
+  return [
+    `  round by round (round i's ratio of the two targets' round i; the verdict above divides median rounds):`,
+    `    ${'scenario'.padEnd(width)}  ${['req/s ÷ceil', 'req/s ÷pf', 'p99 ÷pf'].map((c) => c.padEnd(columnWidth)).join('')}`.trimEnd(),
+    ...rows.map(([label, ...cells]) => `    ${label.padEnd(width)}  ${cells.map((c) => c.padEnd(columnWidth)).join('')}`.trimEnd()),
+  ];
 }
 
 /**

@@ -107,3 +107,35 @@ describe('bench verdicts: the capabilities comparison', () => {
     expect(onlyOn.filter((line) => /^ {2}off ÷/.test(line))).toEqual(['  off ÷ on (the journal recording too):']);
   });
 });
+
+/**
+ * The verdict divides each target's median round, which may come from different rounds; the lines
+ * under it divide round i by round i, so that a reader sees how far the machine's drift mattered.
+ */
+describe('bench verdicts: the ratios round by round', () => {
+  const rounds = (rps: number[], p99Ms: number[]) => ({
+    rps: [...rps].sort((a, b) => a - b)[1],
+    p99Ms: [...p99Ms].sort((a, b) => a - b)[1],
+    rounds: rps.map((r, i) => ({ rps: r, p99Ms: p99Ms[i] })),
+  });
+  const entries = (ownRounds: object) => [
+    { id: 'understudy', label: 'understudy', coldStartMs: 190, scenarios: { get: ownRounds } },
+    { id: 'prism-fast', label: 'prism', coldStartMs: 2000, scenarios: { get: rounds([2000, 2500, 2000], [100, 40, 20]) } },
+    { id: 'ceiling', label: 'ceiling', coldStartMs: 90, scenarios: { get: rounds([35000, 23000, 34000], [3, 3, 3]) } },
+  ];
+  const GET = [{ id: 'get', label: 'get' }];
+
+  it('shows each round’s ratio beside a verdict of median rounds that missed', () => {
+    const measured = entries(rounds([24000, 14000, 13500], [8, 5, 14]));
+    const lines = format(check(measured, GET), measured, GET);
+    expect(lines).toContain('  get       0.41 MISSED             7.00 met                0.20 MISSED             n/a n/a');
+    expect(lines).toContain("  round by round (round i's ratio of the two targets' round i; the verdict above divides median rounds):");
+    expect(lines).toContain('    get       0.69 0.61 0.40     12.00 5.60 6.75    0.08 0.13 0.70');
+  });
+
+  it('prints none for a run of one round', () => {
+    const single = { rps: 14000, p99Ms: 5, rounds: [{ rps: 14000, p99Ms: 5 }] };
+    const measured = entries(single).map((e) => ({ ...e, scenarios: { get: single } }));
+    expect(format(check(measured, GET), measured, GET).some((line) => line.includes('round by round'))).toBe(false);
+  });
+});
