@@ -4,8 +4,8 @@
 // 240 modules) and has no compile cache; one script, with the functions a start runs already
 // compiled, reaches its first answer in under half the time. Faker, which a start with a kept seed
 // never runs, is a script of its own beside it (dist/bin/faker.cjs, with its code cache), run on
-// first use. What only some configurations load (Redis, file watching, Swagger 2.0 conversion,
-// external `$ref`s, XML) stays a package of its own in node_modules, required on first use. Run by
+// first use. What only some configurations load (Redis, Swagger 2.0 conversion, external `$ref`s,
+// XML) stays a package of its own in node_modules, required on first use (see LOADED_ON_USE). Run by
 // `npm run build` and by `npm start` after compiling.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
