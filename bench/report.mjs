@@ -103,11 +103,12 @@ export function formatTable(rows) {
 /**
  * Writes bench/results/<ISO timestamp>.json and bench/results/latest.json, and the chart beside them
  * (<ISO timestamp>.svg, latest.svg). A quick run writes bench/results/quick-latest.json and
- * quick-latest.svg only: a smoke run never replaces the latest real one.
- * @param {object} report @param {Date} at @param {boolean} [quick]
+ * quick-latest.svg only, and a run of some targets (BENCH_TARGETS) its timestamped files only: a
+ * smoke run or a partial one never replaces the latest full one.
+ * @param {object} report @param {Date} at @param {'full' | 'quick' | 'partial'} [kind]
  * @returns {{ file: string, chart: string, svg: string }}
  */
-export function writeResults(report, at, quick = false) {
+export function writeResults(report, at, kind = 'full') {
   const dir = join(ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const stamp = at
@@ -116,7 +117,7 @@ export function writeResults(report, at, quick = false) {
     .replace(/\.\d+Z$/, 'Z'); // basic ISO 8601: 20261122T113000Z
   const text = `${JSON.stringify(report, null, 2)}\n`;
   const svg = chartSvg(/** @type {Parameters<typeof chartSvg>[0]} */ (report));
-  const names = quick ? ['quick-latest'] : [stamp, 'latest'];
+  const names = kind === 'quick' ? ['quick-latest'] : kind === 'partial' ? [stamp] : [stamp, 'latest'];
   for (const name of names) {
     writeFileSync(join(dir, `${name}.json`), text);
     writeFileSync(join(dir, `${name}.svg`), svg);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench: Understudy against Prism and a constant-answer ceiling, on one machine and one
 // document, driven by wrk (server and wrk pinned to separate cores) or autocannon; Understudy with
-// its capabilities off against there-but-unused and on; then the store-size, document-size, durable and replica rows.
+// each capability turned off against all on; then the store-size, document-size, durable and replica rows.
 // Prints one table and the issue's targets, writes bench/results/<timestamp>.json and .svg (the
 // chart) and bench/results/latest.json and latest.svg. See bench/README.md.
 import { execFileSync } from 'node:child_process';
@@ -33,7 +33,7 @@ import {
   storeSizeTarget,
   TARGETS,
 } from './targets.mjs';
-import { checkTargets, compareCapabilities, formatCapabilities, formatTargets } from './verdicts.mjs';
+import { checkTargets, compareEachCapability, formatCapabilities, formatTargets } from './verdicts.mjs';
 
 const require = createRequire(import.meta.url);
 const log = (/** @type {string} */ message) => process.stderr.write(`bench: ${message}\n`);
@@ -372,7 +372,7 @@ async function main() {
         )
       : null;
 
-  // Capabilities off, there but unused, and on: all up at once, interleaved rounds (interleave.mjs).
+  // Each capability turned off, and all, against all on: all up at once, interleaved rounds (interleave.mjs).
   const capabilityRounds = options.quick ? 1 : CAPABILITY_ROUNDS;
   const capabilityTargets = options.capabilities
     ? CAPABILITY_TARGETS.filter((t) => !options.targets || options.targets.includes(t.id))
@@ -455,20 +455,15 @@ async function main() {
     ? checkTargets(compare, SCENARIOS, 'understudy', starts?.againMedianMs ?? null)
     : null;
   if (targetCheck) notes.push(...formatTargets(targetCheck, compare, SCENARIOS));
-  const capability = (/** @type {string} */ id) => capabilities.find((e) => e.id === id && !e.error);
-  const capabilityOff = capability('understudy-minimal');
-  const capabilityPair = (/** @type {string} */ id) => {
-    const other = capability(id);
-    return capabilityOff && other ? compareCapabilities(capabilityOff, other, SCENARIOS) : null;
-  };
-  const capabilityComparison = { unused: capabilityPair('understudy-unused'), on: capabilityPair('understudy-all') };
-  if (capabilityComparison.unused || capabilityComparison.on)
+  const capabilityComparison = compareEachCapability(capabilities, SCENARIOS);
+  if (capabilityComparison && capabilityComparison.length > 0)
     notes.push(...formatCapabilities(capabilityComparison, capabilityRounds, capabilities.length, SCENARIOS));
   if (durable) notes.push(...formatDurable(durable.summary));
   if (replicas) notes.push(...formatReplicas(replicas.summary));
   process.stdout.write(`\n${table}\n${notes.map((n) => `  ${n}`).join('\n')}\n`);
 
   const finishedAt = new Date();
+  const kind = options.quick ? 'quick' : options.targets ? 'partial' : 'full';
   const { file, chart, svg } = writeResults(
     {
       startedAt: startedAt.toISOString(),
@@ -509,10 +504,10 @@ async function main() {
       notes,
     },
     finishedAt,
-    options.quick,
+    kind,
   );
   log(
-    `wrote ${file.slice(ROOT.length)} and ${chart.slice(ROOT.length)}${options.quick ? ' (a quick run: latest.json and latest.svg left alone)' : ', and bench/results/latest.json and latest.svg'} in ${Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000)} s`,
+    `wrote ${file.slice(ROOT.length)} and ${chart.slice(ROOT.length)}${kind === 'full' ? ', and bench/results/latest.json and latest.svg' : ` (a ${kind} run: latest.json and latest.svg left alone)`} in ${Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000)} s`,
   );
   await checkSvg(svg);
 }

@@ -18,9 +18,10 @@ const CEILING = join(ROOT, 'bench/ceiling-server.mjs');
 export const BENCH_CONFIG = join(ROOT, 'bench/sandbox.yaml');
 const BENCH_CONFIG_SILENT = join(ROOT, 'bench/sandbox-silent.yaml');
 const BENCH_CONFIG_MINIMAL = join(ROOT, 'bench/sandbox-minimal.yaml');
-const BENCH_CONFIG_UNUSED = join(ROOT, 'bench/sandbox-unused.yaml');
+const BENCH_CONFIG_NO_JOURNAL = join(ROOT, 'bench/sandbox-no-journal.yaml');
+const BENCH_CONFIG_NO_WORKSPACES = join(ROOT, 'bench/sandbox-no-workspaces.yaml');
 const BENCH_CONFIG_ALL = join(ROOT, 'bench/sandbox-all.yaml');
-/** The admin token of the unused and all-on targets: the admin API compiled, rules looked up (none are set). */
+/** The admin token of the capability targets that have one: the admin API compiled, rules looked up (none are set). */
 const ADMIN_TOKEN = 'bench-admin-token';
 
 /** The key on the bench plan (bench/sandbox.yaml). Prism takes any bearer token. */
@@ -94,35 +95,56 @@ export const TARGETS = [
 ];
 
 /**
- * The capabilities comparison (run in interleaved rounds, interleave.mjs), three targets up at once:
- * every capability added since the first wave off (no journal, no admin token so no admin API and no
- * rules, no file watcher, no Redis); all of them there and unused by the load (admin token, --watch,
- * a configured workspace, the journal off); and all on (the same with the journal of 1000 recording
- * every exchange). Off ÷ unused is what having them costs; off ÷ on what the journal's recording
- * costs besides. All with the request log at info, as `understudy`.
+ * The capabilities comparison (run in interleaved rounds, interleave.mjs), six targets up at once:
+ * every capability added since the first wave on and unused by the load (`understudy-all`), then
+ * each turned off in turn, then all of them off (`understudy-minimal`). Each off ÷ all on is what
+ * that capability costs when nobody uses it. Redis is in none of them: a sandbox given `--redis`
+ * keeps its state there, which is using it (the replica rows measure that). All with the request
+ * log at info, as `understudy`.
  * @type {Target[]}
  */
 export const CAPABILITY_TARGETS = [
   capabilityTarget(
-    'understudy-minimal',
-    'capabilities off',
-    BENCH_CONFIG_MINIMAL,
-    ['--no-watch'],
-    'journalSize 0, no admin token, no --redis',
-  ),
-  capabilityTarget(
-    'understudy-unused',
-    'capabilities there, unused',
-    BENCH_CONFIG_UNUSED,
-    ['--watch', '--admin-token', ADMIN_TOKEN],
-    'journalSize 0, workspace team-a',
-  ),
-  capabilityTarget(
     'understudy-all',
-    'capabilities on',
+    'all on',
     BENCH_CONFIG_ALL,
     ['--watch', '--admin-token', ADMIN_TOKEN],
-    'journal 1000, workspace team-a',
+    'the admin API and rules, the journal of 1000 recording, --watch, workspace team-a',
+  ),
+  capabilityTarget(
+    'understudy-no-journal',
+    'journal off',
+    BENCH_CONFIG_NO_JOURNAL,
+    ['--watch', '--admin-token', ADMIN_TOKEN],
+    'all on but journalSize 0',
+  ),
+  capabilityTarget(
+    'understudy-no-admin',
+    'admin API off',
+    BENCH_CONFIG_ALL,
+    ['--watch'],
+    'all on but no admin token: no admin API, no rules, and no journal, which nothing could read',
+  ),
+  capabilityTarget(
+    'understudy-no-watch',
+    'hot reload off',
+    BENCH_CONFIG_ALL,
+    ['--no-watch', '--admin-token', ADMIN_TOKEN],
+    'all on but --no-watch',
+  ),
+  capabilityTarget(
+    'understudy-no-workspaces',
+    'workspaces off',
+    BENCH_CONFIG_NO_WORKSPACES,
+    ['--watch', '--admin-token', ADMIN_TOKEN],
+    'all on but no workspace besides the default',
+  ),
+  capabilityTarget(
+    'understudy-minimal',
+    'all off',
+    BENCH_CONFIG_MINIMAL,
+    ['--no-watch'],
+    'journalSize 0, no admin token, --no-watch, no workspace besides the default',
   ),
 ];
 

@@ -189,33 +189,65 @@ export function compareCapabilities(off, on, scenarios) {
 }
 
 /**
- * The capabilities comparison's lines: off ÷ unused (what having the capabilities costs), then
- * off ÷ on (with the journal recording as well), each per scenario.
- * @param {{ unused: ReturnType<typeof compareCapabilities> | null, on: ReturnType<typeof compareCapabilities> | null }} c
+ * The rows of the capabilities comparison: each capability turned off, then all of them, each
+ * against all on (`understudy-all`). What `understudy-no-admin` turns off takes the journal with it:
+ * without an admin token nothing could read it, so nothing is recorded.
+ */
+export const CAPABILITY_ROWS = [
+  { id: 'journal', label: 'journal', target: 'understudy-no-journal' },
+  { id: 'admin', label: 'admin API, rules', target: 'understudy-no-admin' },
+  { id: 'watch', label: 'hot reload', target: 'understudy-no-watch' },
+  { id: 'workspaces', label: 'workspaces', target: 'understudy-no-workspaces' },
+  { id: 'all', label: 'all of them', target: 'understudy-minimal' },
+];
+
+/**
+ * Each row of the capabilities comparison that was measured: its configuration ÷ all on, per
+ * scenario. Null when all on was not measured.
+ * @param {import('./run.mjs').TargetResult[]} entries @param {import('./scenarios.mjs').Scenario[]} scenarios
+ */
+export function compareEachCapability(entries, scenarios) {
+  const find = (/** @type {string} */ id) => entries.find((e) => e.id === id && !e.error);
+  const on = find('understudy-all');
+  if (!on) return null;
+  return CAPABILITY_ROWS.flatMap((row) => {
+    const off = find(row.target);
+    return off ? [{ id: row.id, label: row.label, ...compareCapabilities(off, on, scenarios) }] : [];
+  });
+}
+
+/**
+ * The capabilities comparison's lines: a table of req/s ratios, a row per capability turned off and
+ * a column per scenario, then each row's ratios round by round, p99 and memory beside them.
+ * @param {NonNullable<ReturnType<typeof compareEachCapability>>} rows
  * @param {number} rounds @param {number} targets @param {import('./scenarios.mjs').Scenario[]} scenarios
  */
-export function formatCapabilities(c, rounds, targets, scenarios) {
+export function formatCapabilities(rows, rounds, targets, scenarios) {
+  const shown = scenarios.filter((s) => rows.some((r) => r.byScenario[s.id]));
+  const width = Math.max(...CAPABILITY_ROWS.map((r) => r.label.length), 'turned off'.length);
+  const column = Math.max(8, ...shown.map((s) => s.label.length + 2));
   const lines = [
-    `capabilities (understudy-minimal, off: journalSize 0, no admin token, --no-watch, no Redis; understudy-unused: an admin token, --watch,`,
-    `  a workspace configured, journalSize 0; understudy-all: the same with the journal of 1000 recording; ${targets} up at once, measured in turn,`,
-    `  ${rounds} round${rounds === 1 ? '' : 's'}, order reversed every other round; median round, [each round's ratio]):`,
+    `capabilities, each turned off ÷ all on (understudy-all: an admin token, so the admin API and rules (none set), the journal of 1000`,
+    `  recording, --watch, a workspace team-a beside the default; no Redis, which the replica rows measure); ${targets} configurations up at`,
+    `  once, measured in turn, ${rounds} round${rounds === 1 ? '' : 's'}, order reversed every other round. req/s of the median rounds, above 1: turned off served more:`,
+    `    ${'turned off'.padEnd(width)}  ${shown.map((s) => s.label.padEnd(column)).join('')}`.trimEnd(),
+    ...rows.map((r) =>
+      `    ${r.label.padEnd(width)}  ${shown.map((s) => fixed(r.byScenario[s.id]?.rps ?? null, 2).padEnd(column)).join('')}`.trimEnd(),
+    ),
   ];
+  if (rounds > 1) lines.push(`  each round's ratio in brackets:`);
   const spread = (/** @type {(number | null)[]} */ xs) => (xs.length > 1 ? ` [${xs.map((x) => fixed(x, 2)).join(' ')}]` : '');
-  for (const [title, pair] of /** @type {const} */ ([
-    ['off ÷ unused (having them)', c.unused],
-    ['off ÷ on (the journal recording too)', c.on],
-  ])) {
-    if (!pair) continue;
-    lines.push(`  ${title}:`);
-    for (const s of scenarios) {
-      const r = pair.byScenario[s.id];
+  for (const row of rows) {
+    lines.push(`  ${row.label} off ÷ all on (${row.off}):`);
+    for (const s of shown) {
+      const r = row.byScenario[s.id];
       if (!r) continue;
       lines.push(
         `    ${s.label.padEnd(15)} req/s ${fixed(r.rps, 2)}${spread(r.rpsRounds)}  p99 ${fixed(r.p99, 2)}${spread(r.p99Rounds)}  window peak RSS ${fixed(r.peakRssOffMb, 0)} vs ${fixed(r.peakRssOnMb, 0)} MB`,
       );
     }
     lines.push(
-      `    cold start ${pair.startOffMs === null ? 'n/a' : Math.round(pair.startOffMs)} vs ${pair.startOnMs === null ? 'n/a' : Math.round(pair.startOnMs)} ms; peak RSS over the run ${fixed(pair.peakRssOffMb, 0)} vs ${fixed(pair.peakRssOnMb, 0)} MB`,
+      `    cold start ${row.startOffMs === null ? 'n/a' : Math.round(row.startOffMs)} vs ${row.startOnMs === null ? 'n/a' : Math.round(row.startOnMs)} ms; peak RSS over the run ${fixed(row.peakRssOffMb, 0)} vs ${fixed(row.peakRssOnMb, 0)} MB`,
     );
   }
   return lines;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the bench harness is plain JavaScript with JSDoc types, outside the TypeScript project
-import { checkTargets, compareCapabilities, formatCapabilities, formatTargets, median } from '../../bench/verdicts.mjs';
+import * as verdicts from '../../bench/verdicts.mjs';
+
+const { checkTargets, compareCapabilities, compareEachCapability, formatCapabilities, formatTargets, median } = verdicts;
 
 interface Check {
   readonly id: string;
@@ -70,15 +72,17 @@ describe('bench verdicts: peak RSS under list and get', () => {
 });
 
 type Pair = { byScenario: Record<string, { rps: number | null; rpsRounds: (number | null)[] }> };
+type Row = Pair & { id: string; label: string; off: string };
 const pair = compareCapabilities as (off: unknown, other: unknown, scenarios: { id: string; label: string }[]) => Pair;
-const formatPairs = formatCapabilities as (
-  c: { unused: Pair | null; on: Pair | null },
+const eachRow = compareEachCapability as (entries: unknown[], scenarios: { id: string; label: string }[]) => Row[] | null;
+const formatRows = formatCapabilities as (
+  rows: Row[],
   rounds: number,
   targets: number,
   scenarios: { id: string; label: string }[],
 ) => string[];
 
-/** Three configurations: off, there but unused, on. Each ratio is off ÷ the other, per round and of the median rounds. */
+/** Each capability turned off, and all of them, against all on: off ÷ on, per round and of the median rounds. */
 describe('bench verdicts: the capabilities comparison', () => {
   const target = (id: string, rps: number[]) => ({
     id,
@@ -88,23 +92,34 @@ describe('bench verdicts: the capabilities comparison', () => {
       list: { rps: [...rps].sort((a, b) => a - b)[1], p99Ms: 2, peakRssKb: 80 * MB, rounds: rps.map((r) => ({ rps: r, p99Ms: 2 })) },
     },
   });
-  const off = target('understudy-minimal', [1000, 1100, 1050]);
-  const unused = target('understudy-unused', [1000, 1000, 1050]);
   const on = target('understudy-all', [800, 1000, 875]);
+  const noJournal = target('understudy-no-journal', [1000, 1100, 1050]);
+  const noWatch = target('understudy-no-watch', [800, 1000, 875]);
+  const minimal = target('understudy-minimal', [1000, 1000, 1050]);
 
-  it('divides off by each other configuration, round by round', () => {
-    expect(pair(off, unused, SCENARIOS).byScenario.list).toMatchObject({ rps: 1.05, rpsRounds: [1, 1.1, 1] });
-    expect(pair(off, on, SCENARIOS).byScenario.list).toMatchObject({ rps: 1.2, rpsRounds: [1.25, 1.1, 1.2] });
+  it('divides a configuration by all on, round by round', () => {
+    expect(pair(noJournal, on, SCENARIOS).byScenario.list).toMatchObject({ rps: 1.2, rpsRounds: [1.25, 1.1, 1.2] });
   });
 
-  it('prints off ÷ unused, then off ÷ on, and leaves out a pair that was not measured', () => {
-    const both = formatPairs({ unused: pair(off, unused, SCENARIOS), on: pair(off, on, SCENARIOS) }, 3, 3, SCENARIOS);
-    const titles = both.filter((line) => /^ {2}off ÷/.test(line));
-    expect(titles).toEqual(['  off ÷ unused (having them):', '  off ÷ on (the journal recording too):']);
-    expect(both).toContain('    list            req/s 1.05 [1.00 1.10 1.00]  p99 1.00 [1.00 1.00 1.00]  window peak RSS 80 vs 80 MB');
-    expect(both).toContain('    list            req/s 1.20 [1.25 1.10 1.20]  p99 1.00 [1.00 1.00 1.00]  window peak RSS 80 vs 80 MB');
-    const onlyOn = formatPairs({ unused: null, on: pair(off, on, SCENARIOS) }, 3, 2, SCENARIOS);
-    expect(onlyOn.filter((line) => /^ {2}off ÷/.test(line))).toEqual(['  off ÷ on (the journal recording too):']);
+  it('makes a row of each configuration measured, in the table order, and none without all on', () => {
+    const rows = eachRow([minimal, noWatch, on, noJournal, { ...target('understudy-no-admin', [1, 1, 1]), error: 'exited' }], SCENARIOS);
+    expect(rows?.map((r) => [r.id, r.off, r.byScenario.list?.rps?.toFixed(2)])).toEqual([
+      ['journal', 'understudy-no-journal', '1.20'],
+      ['watch', 'understudy-no-watch', '1.00'],
+      ['all', 'understudy-minimal', '1.14'],
+    ]);
+    expect(eachRow([minimal, noJournal], SCENARIOS)).toBeNull();
+  });
+
+  it('prints a table of the median ratios, then each row round by round', () => {
+    const rows = eachRow([on, noJournal, noWatch, minimal], SCENARIOS) ?? [];
+    const lines = formatRows(rows, 3, 4, SCENARIOS);
+    expect(lines).toContain('    turned off        list');
+    expect(lines).toContain('    journal           1.20');
+    expect(lines).toContain('    hot reload        1.00');
+    expect(lines).toContain('  journal off ÷ all on (understudy-no-journal):');
+    expect(lines).toContain('    list            req/s 1.20 [1.25 1.10 1.20]  p99 1.00 [1.00 1.00 1.00]  window peak RSS 80 vs 80 MB');
+    expect(lines.filter((line) => /^ {2}\w.* off ÷ all on \(/.test(line))).toHaveLength(3);
   });
 });
 
