@@ -106,10 +106,10 @@ export function formatTable(rows) {
  * quick-latest.svg only, and a run of some targets (BENCH_TARGETS) its timestamped files only: a
  * smoke run or a partial one never replaces the latest full one.
  * @param {object} report @param {Date} at @param {'full' | 'quick' | 'partial'} [kind]
+ * @param {string} [dir] where to write them (bench/results)
  * @returns {{ file: string, chart: string, svg: string }}
  */
-export function writeResults(report, at, kind = 'full') {
-  const dir = join(ROOT, 'bench/results');
+export function writeResults(report, at, kind = 'full', dir = join(ROOT, 'bench/results')) {
   mkdirSync(dir, { recursive: true });
   const stamp = at
     .toISOString()
