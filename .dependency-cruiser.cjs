@@ -3,8 +3,9 @@
 //   cli ─► http ─► core ─► admin ─► pipeline ─► generation ─► domain folders ─► vocabulary
 //
 //   vocabulary  the ground floor: error catalogue, request/answer records, operation types
-//   domain      openapi clock config auth limits routing validation mock seeding store dispatch journal faults rules workspaces replicas
-//               (may import vocabulary and each other; openapi is the document layer and stays below
+//   domain      openapi clock config auth limits routing validation mock resources seeding store dispatch journal faults rules workspaces replicas
+//               (may import vocabulary and each other; resources recognises the collections a document
+//               describes and their ids (the model builder in openapi asks it); openapi is the document layer and stays below
 //               store, seeding, dispatch, mock, limits and auth; store stays below dispatch; faults, the
 //               pure latency and fault logic, imports vocabulary only; rules, the admin rules' parsing, matching
 //               and store, stands on faults, journal patterns, mock and validation; workspaces ties together what each
@@ -19,7 +20,8 @@
 // Type-only imports count (tsPreCompilationDeps): a type from a higher layer is still a dependency on it.
 // Run: npx depcruise src --config .dependency-cruiser.cjs
 
-const DOMAIN = 'openapi|clock|config|auth|limits|routing|validation|mock|seeding|store|dispatch|journal|faults|rules|workspaces|replicas';
+const DOMAIN =
+  'openapi|clock|config|auth|limits|routing|validation|mock|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas';
 const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|pages|core|http|cli`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -33,7 +33,7 @@ export function applyPatch(document: unknown, binding: ResolvedBinding, row: Row
   const fields = { ...serverFields(row, binding.writable), ...pick(patched, binding.writable) };
   if (binding.recordPointer === undefined) return { ok: true, fields };
   const validate = compilerFor(document).compile(binding.recordPointer);
-  if (validate({ ...fields, [binding.idProperty]: row.id })) return { ok: true, fields };
+  if (validate({ ...fields, [binding.idProperty]: current[binding.idProperty] })) return { ok: true, fields };
   const violations = toViolations('body', validate.errors);
   return {
     ok: false,

@@ -1,5 +1,7 @@
 import type { Lookup, RecordStore } from '../store/record-store.js';
-import { SCOPE_FIELD, type Row } from '../vocabulary/record.js';
+import { keyOf, SCOPE_FIELD, type MintKey, type Row } from '../vocabulary/record.js';
+import { slugMinter } from '../resources/mint-id.js';
+import { isObject } from '../openapi/json-pointer.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody } from '../vocabulary/errors.js';
 import { recordJson } from '../vocabulary/json-text.js';
@@ -32,53 +34,85 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
   const { store, workspace } = ctx;
   const scope = scopeOf(binding, input.path);
   if (action === 'list') return list(binding, input, ctx, scope);
-  if (action === 'create') {
-    const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable)), ctx.now, true);
-    // A record the answer's schema cannot describe is not stored: the document answers instead.
-    if (record === undefined) return ctx.generatedAnswer();
-    const row = await store.create(workspace, resource, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
-    const headers: Record<string, string> = {};
-    if (binding.itemPath) headers.location = ctx.basePath + itemUrl(binding, input.path, row.id);
-    return answer(binding, binding.successStatus, forAnswer(binding, row), headers, `created ${resource}/${row.id}`);
-  }
-  const id = Number(binding.idParam === undefined ? NaN : input.path[binding.idParam]);
-  // A miss is a 404 where the document says one can happen. Where it declares no 404 (nor `4XX`
-  // nor `default`), the sandbox does not invent one: a replace stores the record under that id (PUT
-  // creates, RFC 9110 §9.3.4), and a read, a delete or a patch is answered from the document.
+  if (action === 'create') return create(binding, input, ctx, resource, scope);
+  const key = binding.idParam === undefined ? '' : String(input.path[binding.idParam]);
+  // A miss is a 404, declared or not: inventing a record that does not exist misleads a client more
+  // than a status the document leaves out (decision 0015). Where it declares no 404 (nor `4XX` nor
+  // `default`), a replace stores the record under that id instead (PUT creates, RFC 9110 §9.3.4).
   // A nested record is found only under its own parent (its scope never changes, ids are never reused).
-  const current = await store.get(workspace, resource, id);
-  if (current.kind === 'not-found' && action === 'replace' && !binding.declaresNotFound && Number.isSafeInteger(id) && id > 0) {
+  const current = await store.get(workspace, resource, key);
+  if (current.kind === 'not-found' && action === 'replace' && !binding.declaresNotFound && (binding.keyed || isRowNumber(key))) {
     const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable)), ctx.now, true);
     if (record === undefined) return ctx.generatedAnswer();
-    const row = await store.put(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
-    return answer(binding, binding.successStatus, forAnswer(binding, row), {}, `created ${resource}/${row.id}`);
+    const row = await store.put(workspace, resource, key, scoped(record, scope), binding.keyed);
+    return answer(binding, binding.successStatus, forAnswer(binding, row), {}, `created ${resource}/${key}`);
   }
-  if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound(binding, resource, input, ctx);
+  if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound(resource, key);
   let found: Lookup;
   if (action === 'read') found = current;
-  else if (action === 'delete') found = await store.delete(workspace, resource, id);
+  else if (action === 'delete') found = await store.delete(workspace, resource, key);
   else if (action === 'replace') {
     const own = serverFields(current.row, binding.writable);
     const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable), own), ctx.now, false);
     if (record === undefined) return ctx.generatedAnswer();
-    found = await store.replace(workspace, resource, id, scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope });
+    found = await store.replace(workspace, resource, key, scoped(record, scope));
   } else {
     let refusal: SandboxResponse | undefined;
-    const updated = await store.update(workspace, resource, id, (row) => {
+    const updated = await store.update(workspace, resource, key, (row) => {
       const outcome = applyPatch(binding.document, binding, row, input.body);
       if (!outcome.ok) refusal = { status: 400, headers: {}, body: outcome.error };
       if (!outcome.ok) return undefined;
-      const fields = stamped(binding, outcome.fields, ctx.now, false);
-      return scope === undefined ? fields : { ...fields, [SCOPE_FIELD]: scope };
+      return scoped(stamped(binding, outcome.fields, ctx.now, false), scope);
     });
-    if (updated.kind === 'refused') return refusal ?? notFound(binding, resource, input, ctx);
+    if (updated.kind === 'refused') return refusal ?? notFound(resource, key);
     found = updated;
   }
-  if (found.kind === 'not-found') return notFound(binding, resource, input, ctx);
+  if (found.kind === 'not-found') return notFound(resource, key);
   // A read keeps the record's text for the next read; a write's new record is serialised once, by the edge.
   if (action === 'read') return answer(binding, binding.successStatus, shown(binding, found.row));
-  return answer(binding, binding.successStatus, forAnswer(binding, found.row), {}, `${PAST[action]} ${resource}/${id}`);
+  return answer(binding, binding.successStatus, forAnswer(binding, found.row), {}, `${PAST[action]} ${resource}/${key}`);
 }
+
+/**
+ * A create: the record under a key the client named in its body (keyed collections whose id is
+ * writable; a key already held is a 409), else under a minted key or the next row number.
+ */
+async function create(
+  binding: ResolvedBinding,
+  input: ValidInput,
+  ctx: DispatchContext,
+  resource: string,
+  scope: string | undefined,
+): Promise<Responded> {
+  const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable)), ctx.now, true);
+  // A record the answer's schema cannot describe is not stored: the document answers instead.
+  if (record === undefined) return ctx.generatedAnswer();
+  const named = binding.clientNamed && isObject(input.body) ? input.body[binding.idProperty] : undefined;
+  let row: Row;
+  if (typeof named === 'string' || typeof named === 'number') {
+    const inserted = await ctx.store.insert(ctx.workspace, resource, String(named), scoped(record, scope));
+    if (inserted.kind === 'taken') return taken(resource, String(named));
+    row = inserted.row;
+  } else row = await ctx.store.create(ctx.workspace, resource, scoped(record, scope), minterFor(binding, record));
+  const headers: Record<string, string> = {};
+  if (binding.itemPath) headers.location = ctx.basePath + itemUrl(binding, input.path, keyOf(row));
+  return answer(binding, binding.successStatus, forAnswer(binding, row), headers, `created ${resource}/${keyOf(row)}`);
+}
+
+/** How the new record's key is minted: readable from its title where the id is a slug, else the collection's way. */
+function minterFor(binding: ResolvedBinding, record: Readonly<Record<string, unknown>>): MintKey | undefined {
+  const { mint, slugFrom } = binding;
+  const text = slugFrom === undefined ? undefined : record[slugFrom];
+  const kind = binding.operation.binding.idKind;
+  return mint === undefined || typeof text !== 'string' || kind === undefined ? mint : slugMinter(kind, text, mint);
+}
+
+/** A record with its parent's scope, in a nested collection. */
+const scoped = <T extends Readonly<Record<string, unknown>>>(record: T, scope: string | undefined): T =>
+  scope === undefined ? record : { ...record, [SCOPE_FIELD]: scope };
+
+/** A whole number a numbered collection can store a record under (`PUT /pets/1000`). */
+const isRowNumber = (key: string): boolean => /^[1-9]\d{0,15}$/.test(key) && Number.isSafeInteger(Number(key));
 
 /**
  * The operation's answer: its body in the operation's media type, none on a 204 or where it declares
@@ -110,11 +144,14 @@ function stamped<T extends Readonly<Record<string, unknown>> | undefined>(
   return out as T;
 }
 
-/** A miss: a 404 where the document declares one, else the document's own answer. */
-function notFound(binding: ResolvedBinding, resource: string, input: ValidInput, ctx: DispatchContext): SandboxResponse {
-  if (!binding.declaresNotFound) return ctx.generatedAnswer();
-  const id = String(input.path[binding.idParam ?? '']);
-  return { status: 404, headers: {}, body: errorBody('resource_not_found', `No ${resource} record has id ${id}`) };
+/** A miss: no record has this id (in the document's error shape, which the pipeline gives every error). */
+function notFound(resource: string, key: string): SandboxResponse {
+  return { status: 404, headers: {}, body: errorBody('resource_not_found', `No ${resource} record has id ${key}`) };
+}
+
+/** A create naming an id a record already has. */
+function taken(resource: string, key: string): SandboxResponse {
+  return { status: 409, headers: {}, body: errorBody('resource_exists', `A ${resource} record has id ${key} already`) };
 }
 
 /** A row as a read answers it, its JSON text made once for every read that shows it. */
@@ -166,14 +203,14 @@ async function list(
 }
 
 /** The path template with the request's own path parameters, and the record's id last. */
-function itemUrl(binding: ResolvedBinding, path: Readonly<Record<string, unknown>>, id: number): string {
+function itemUrl(binding: ResolvedBinding, path: Readonly<Record<string, unknown>>, key: string): string {
+  const id = encodeURIComponent(key);
   const template = binding.itemPath ?? '';
   const last = template.lastIndexOf('{');
   // Most item paths have the id as their only parameter (`/pets/{petId}`).
-  if (last !== -1 && template.indexOf('{') === last)
-    return template.slice(0, last) + String(id) + template.slice(template.indexOf('}', last) + 1);
+  if (last !== -1 && template.indexOf('{') === last) return template.slice(0, last) + id + template.slice(template.indexOf('}', last) + 1);
   const filled = template.slice(0, last).replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])));
-  return filled + template.slice(last).replace(/\{[^}]+\}/, String(id));
+  return filled + template.slice(last).replace(/\{[^}]+\}/, id);
 }
 
 /** The URL of the next page: the same query, with the cursor moved past this page (RFC 8288 §3.2). */

@@ -3,16 +3,20 @@ import { isObject } from '../openapi/json-pointer.js';
 import { satisfies } from '../mock/document-schemas.js';
 import { fakeFromSchema } from '../mock/schema-faker.js';
 import { seededFaker } from '../mock/seeded-faker.js';
-import { copyFields, SCOPE_FIELD, type Row } from '../vocabulary/record.js';
+import { copyFields, KEY_FIELD, keyOf, SCOPE_FIELD, type Row } from '../vocabulary/record.js';
 import type { ResolvedBinding } from './resolve-binding.js';
 
 /** Records between the store and the answer: as the document shows them, and as they are stored. */
 
-/** A stored row as the document shows it: the id under its property, the parent scope hidden. */
+/**
+ * A stored row as the document shows it: the id under its property (the key in a keyed collection,
+ * else the row number), the row number of a keyed record and the parent scope hidden.
+ */
 export function present(row: Row, idProperty: string): Readonly<Record<string, unknown>> {
   // Most records need no change: answered as stored, with no copy per record of every page.
-  if (idProperty === 'id' && !Object.hasOwn(row, SCOPE_FIELD)) return row;
-  const { id, [SCOPE_FIELD]: _scope, ...fields } = row;
+  if (idProperty === 'id' && !Object.hasOwn(row, SCOPE_FIELD) && !Object.hasOwn(row, KEY_FIELD)) return row;
+  const { id: number, [SCOPE_FIELD]: _scope, [KEY_FIELD]: key, ...fields } = row;
+  const id = typeof key === 'string' ? key : number;
   return idProperty === 'id' ? { id, ...fields } : { ...fields, [idProperty]: id };
 }
 
@@ -26,7 +30,10 @@ export function forAnswer(binding: ResolvedBinding, row: Row): Readonly<Record<s
     binding.hidden.size === 0 ? present(row, binding.idProperty) : withoutHidden(present(row, binding.idProperty), binding.hidden);
   const pointer = binding.recordPointer;
   if (pointer === undefined || hasAll(presented, binding.answerRequired)) return presented;
-  const seed = createHash('sha256').update(`${binding.operation.id}:${row.id}`).digest().readUInt32BE(0);
+  const seed = createHash('sha256')
+    .update(`${binding.operation.id}:${keyOf(row)}`)
+    .digest()
+    .readUInt32BE(0);
   const generated = fakeFromSchema(binding.document, pointer, seededFaker(seed, new Date('2026-01-01T00:00:00Z')));
   const out: Record<string, unknown> = { ...presented };
   for (const name of binding.answerRequired)
@@ -62,7 +69,8 @@ export function pick(body: unknown, writable: ReadonlySet<string> | undefined): 
 /** Fields the client cannot write (`createdAt`), kept through a replace or a patch. */
 export function serverFields(row: Row, writable: ReadonlySet<string> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(row)) if (name !== 'id' && name !== SCOPE_FIELD && !writable?.has(name)) out[name] = value;
+  for (const [name, value] of Object.entries(row))
+    if (name !== 'id' && name !== SCOPE_FIELD && name !== KEY_FIELD && !writable?.has(name)) out[name] = value;
   return out;
 }
 
@@ -96,7 +104,7 @@ export function completeRecord(
     const generated = fakeFromSchema(document, pointer, seededFaker(seed, new Date('2026-01-01T00:00:00Z')));
     for (const name of missing) if (isObject(generated) && Object.hasOwn(generated, name)) record[name] = generated[name];
   }
-  const probe: Record<string, unknown> = { [idProperty]: 1 };
+  const probe: Record<string, unknown> = { [idProperty]: binding.sampleId() };
   copyFields(probe, record);
   return satisfies(document, pointer, probe) ? record : undefined;
 }

@@ -1,7 +1,9 @@
 import { answerMedia, answerResponse, answerStatus, listItems, sendsJson } from '../openapi/bindings.js';
 import { escapePointerToken, follow, isObject } from '../openapi/json-pointer.js';
 import { requiredOf } from '../openapi/required.js';
-import type { ApiModel, OperationSpec } from '../vocabulary/operation.js';
+import { isKeyed, type ApiModel, type OperationSpec } from '../vocabulary/operation.js';
+import type { MintKey } from '../vocabulary/record.js';
+import { minter } from '../resources/mint-id.js';
 import { envelopeOf, type Envelope } from './envelope.js';
 
 /** What dispatch needs to know about one operation, worked out once at start-up. */
@@ -26,8 +28,21 @@ export interface ResolvedBinding {
   readonly writable: ReadonlySet<string> | undefined;
   /** read/replace/patch/delete: the path parameter holding the record id. */
   readonly idParam: string | undefined;
-  /** The record property the store's id is shown as (`id`, or `orderId`). */
+  /** The record property the record's id is shown as (`id`, `orderId`, `username`). */
   readonly idProperty: string;
+  /** Whether records keep a key of their own (any id but whole numbers: UUIDs, `cus_…`, usernames). */
+  readonly keyed: boolean;
+  /** create: a client may name the new record in its body (the id property is writable). */
+  readonly clientNamed: boolean;
+  /** How a new record's key is minted in a keyed collection; undefined where the store numbers records. */
+  readonly mint: MintKey | undefined;
+  /**
+   * create: the field a new record's readable key is made from (`title` for a `slug` id), where the
+   * id is a slug or handle and the record has a title or name.
+   */
+  readonly slugFrom: string | undefined;
+  /** An id of the collection's kind, to check a record against its schema before it has one (made on first use). */
+  readonly sampleId: () => string | number;
   /** Nested collections: the path parameters naming the parent record. */
   readonly scope: readonly string[];
   /** create: the path template of the item URL, for `Location`. */
@@ -97,6 +112,8 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
   const writable = op.requestBody ? writableFields(model, op, op.binding.action === 'patch' ? recordPointer : undefined) : undefined;
   const limitSchema = limitParam ? query.find((p) => p.name === limitParam)?.schemaPointer : undefined;
   const hidden = op.binding.resource === undefined ? NONE : writeOnlyFields(model, op.binding.resource);
+  const mint = op.binding.resource === undefined ? undefined : minter(op.binding.idKind, op.binding.resource);
+  let sample: string | number | undefined;
   return {
     operation: op,
     document: model.document,
@@ -110,6 +127,14 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
     writable,
     idParam: op.parameters.filter((p) => p.in === 'path').at(-1)?.name,
     idProperty: op.binding.idProperty ?? 'id',
+    keyed: isKeyed(op.binding.idKind),
+    clientNamed: isKeyed(op.binding.idKind) && op.binding.idKind.clientNamed,
+    mint,
+    slugFrom:
+      isKeyed(op.binding.idKind) && /slug|handle/i.test(op.binding.idProperty ?? '')
+        ? ['title', 'name', 'headline'].find((name) => fields.has(name))
+        : undefined,
+    sampleId: () => (sample ??= mint === undefined ? 1 : mint('sample')),
     scope: op.binding.scope ?? [],
     itemPath: itemOp?.pathTemplate,
     recordPointer,

@@ -8,7 +8,8 @@ import {
   type SecurityRequirement,
   type SecurityScheme,
 } from '../vocabulary/operation.js';
-import { explicitBinding, inferBindings, NO_BINDING } from './bindings.js';
+import { inferBindings } from '../resources/recognise.js';
+import { explicitBinding, NO_BINDING } from './bindings.js';
 import { readRequestBody, readResponses } from './media.js';
 import { normalize30 } from './normalize-30.js';
 import { asWritten, type Locate } from './original-location.js';

@@ -1,7 +1,7 @@
 import type { Page, PageQuery } from '../store/paging.js';
-import type { Lookup, SandboxStore, Update } from '../store/record-store.js';
+import type { Inserted, Lookup, SandboxStore, Update } from '../store/record-store.js';
 import { Unavailable } from '../vocabulary/errors.js';
-import type { Row } from '../vocabulary/record.js';
+import type { MintKey, Row } from '../vocabulary/record.js';
 import { isOutage } from '../vocabulary/outage.js';
 
 /** A shared store's failure to reach Redis, as the request path understands it (a 503); anything else as it was. */
@@ -14,16 +14,18 @@ const unreachable = (error: unknown): never => {
 export function guardedStore(store: SandboxStore): SandboxStore {
   return {
     list: (w: string, c: string, query: PageQuery): Promise<Page> => store.list(w, c, query).catch(unreachable),
-    get: (w: string, c: string, id: number): Promise<Lookup> => store.get(w, c, id).catch(unreachable),
-    create: (w: string, c: string, fields: Readonly<Record<string, unknown>>): Promise<Row> =>
-      store.create(w, c, fields).catch(unreachable),
-    replace: (w: string, c: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Lookup> =>
-      store.replace(w, c, id, fields).catch(unreachable),
-    put: (w: string, c: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Row> =>
-      store.put(w, c, id, fields).catch(unreachable),
-    update: (w: string, c: string, id: number, change: (current: Row) => Readonly<Record<string, unknown>> | undefined): Promise<Update> =>
-      store.update(w, c, id, change).catch(unreachable),
-    delete: (w: string, c: string, id: number): Promise<Lookup> => store.delete(w, c, id).catch(unreachable),
+    get: (w: string, c: string, key: string): Promise<Lookup> => store.get(w, c, key).catch(unreachable),
+    create: (w: string, c: string, fields: Readonly<Record<string, unknown>>, mint?: MintKey): Promise<Row> =>
+      store.create(w, c, fields, mint).catch(unreachable),
+    insert: (w: string, c: string, key: string, fields: Readonly<Record<string, unknown>>): Promise<Inserted> =>
+      store.insert(w, c, key, fields).catch(unreachable),
+    replace: (w: string, c: string, key: string, fields: Readonly<Record<string, unknown>>): Promise<Lookup> =>
+      store.replace(w, c, key, fields).catch(unreachable),
+    put: (w: string, c: string, key: string, fields: Readonly<Record<string, unknown>>, keyed: boolean): Promise<Row> =>
+      store.put(w, c, key, fields, keyed).catch(unreachable),
+    update: (w: string, c: string, key: string, change: (current: Row) => Readonly<Record<string, unknown>> | undefined): Promise<Update> =>
+      store.update(w, c, key, change).catch(unreachable),
+    delete: (w: string, c: string, key: string): Promise<Lookup> => store.delete(w, c, key).catch(unreachable),
     reset: () => store.reset().catch(unreachable),
     forget: (w: string) => store.forget(w).catch(unreachable),
     writes: (w: string) => store.writes(w),

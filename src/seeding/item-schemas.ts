@@ -1,6 +1,6 @@
 import { answerMedia, answerResponse, listItems } from '../openapi/bindings.js';
 import { follow, isObject } from '../openapi/json-pointer.js';
-import type { ApiModel } from '../vocabulary/operation.js';
+import { isKeyed, type ApiModel, type IdKind } from '../vocabulary/operation.js';
 
 /**
  * Where each store collection's record schema lives in the document: the items of its list
@@ -42,4 +42,21 @@ export function parentCollections(model: ApiModel): Map<string, string | undefin
     parents.set(resource, names.has(parent) ? parent : undefined);
   }
   return parents;
+}
+
+/** How a keyed collection names its records (its id property and kind); collections of whole-number ids are absent. */
+export interface KeyedIdentity {
+  readonly idProperty: string;
+  readonly idKind: Exclude<IdKind, { kind: 'integer' }>;
+}
+
+/** Each keyed collection's identity, from the first operation bound to it. */
+export function keyedIdentities(model: ApiModel): Map<string, KeyedIdentity> {
+  const found = new Map<string, KeyedIdentity>();
+  for (const op of model.operations) {
+    const { resource, idKind, idProperty } = op.binding;
+    if (resource === undefined || found.has(resource) || !isKeyed(idKind)) continue;
+    found.set(resource, { idProperty: idProperty ?? 'id', idKind });
+  }
+  return found;
 }

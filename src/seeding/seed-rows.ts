@@ -2,12 +2,23 @@ import type { Faker } from '@faker-js/faker';
 import { fakeFromSchema } from '../mock/schema-faker.js';
 import { fakerMethod } from '../mock/seeded-faker.js';
 import { isObject } from '../openapi/json-pointer.js';
-import type { Row } from '../vocabulary/record.js';
+import { KEY_FIELD, keyOf, type MintKey, type Row } from '../vocabulary/record.js';
 import type { CollectionFixture, FieldGenerator } from './fixtures.js';
+
+/** How a keyed collection's seeded records get their keys: the generated id where it is a fresh string, else a minted one. */
+export interface SeedKeys {
+  readonly idProperty: string;
+  readonly mint: MintKey;
+  /** Whether a generated id is one the collection could have minted (its prefix, pattern, lengths). */
+  readonly fits: (value: string) => boolean;
+}
 
 /**
  * Generates `count` records for a collection: every field from the item schema, then the fields the
- * fixtures define on top (a `ref` field picks a record of `seededRows(collection)`). Ids run 1..count.
+ * fixtures define on top (a `ref` field picks a record of `seededRows(collection)`). Row numbers run
+ * 1..count; in a keyed collection each record's key is the id generated for it (a realistic
+ * username or UUID) unless another record has it already or it does not fit the kind (a `cus_`
+ * prefix the generator did not follow), then one minted from its row number.
  */
 export function generateRows(
   document: unknown,
@@ -15,14 +26,24 @@ export function generateRows(
   fixture: CollectionFixture,
   faker: Faker,
   seededRows: (collection: string) => readonly Row[],
+  keys?: SeedKeys,
 ): Row[] {
   const rows: Row[] = [];
+  const used = new Set<string>();
   for (let id = 1; id <= fixture.count; id++) {
     const generated = itemPointer ? fakeFromSchema(document, itemPointer, faker) : {};
     const record: Record<string, unknown> = isObject(generated) ? { ...generated } : {};
     for (const [field, generator] of Object.entries(fixture.fields)) record[field] = generate(generator, faker, seededRows);
-    delete record.id;
-    rows.push({ id, ...record });
+    if (keys === undefined) {
+      delete record.id;
+      rows.push({ id, ...record });
+      continue;
+    }
+    const own = record[keys.idProperty];
+    const key = typeof own === 'string' && keys.fits(own) && !used.has(own) ? own : keys.mint(String(id));
+    used.add(key);
+    const { id: _generated, [keys.idProperty]: _own, ...fields } = record;
+    rows.push({ id, [KEY_FIELD]: key, ...fields });
   }
   return rows;
 }
@@ -34,8 +55,11 @@ function generate(generator: FieldGenerator, faker: Faker, seededRows: (collecti
   }
   if ('ref' in generator) {
     const rows = seededRows(generator.ref);
-    return rows.length === 0 ? null : faker.helpers.arrayElement(rows).id;
+    return rows.length === 0 ? null : refId(faker.helpers.arrayElement(rows));
   }
   if ('value' in generator) return generator.value;
   return faker.helpers.arrayElement([...generator.oneOf]);
 }
+
+/** A referenced record's id as its collection shows it: its key, or its row number. */
+const refId = (row: Row): string | number => (typeof row[KEY_FIELD] === 'string' ? keyOf(row) : row.id);

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Faker } from '@faker-js/faker';
 import { seededFaker } from '../mock/seeded-faker.js';
 import type { ApiModel } from '../vocabulary/operation.js';
-import { SCOPE_FIELD, type Row } from '../vocabulary/record.js';
+import { keyOf, SCOPE_FIELD, type Row } from '../vocabulary/record.js';
+import { fitsKind, minter } from '../resources/mint-id.js';
 import type { CollectionFixture, FixtureDefinitions } from './fixtures.js';
-import { itemSchemas, parentCollections } from './item-schemas.js';
+import { itemSchemas, keyedIdentities, parentCollections, type KeyedIdentity } from './item-schemas.js';
 import type { KeptSeed } from './kept-seed.js';
 import { generateRows } from './seed-rows.js';
 
@@ -23,6 +24,7 @@ export class Seeder {
   readonly names: readonly string[];
   private readonly schemas: ReadonlyMap<string, string | undefined>;
   private readonly parents: ReadonlyMap<string, string | undefined>;
+  private readonly keyed: ReadonlyMap<string, KeyedIdentity>;
   private readonly seeded = new Map<string, readonly Row[]>();
   private readonly inProgress = new Set<string>();
 
@@ -34,6 +36,7 @@ export class Seeder {
   ) {
     this.schemas = itemSchemas(model);
     this.parents = parentCollections(model);
+    this.keyed = keyedIdentities(model);
     this.names = [...new Set([...fixtures.collections.keys(), ...this.schemas.keys()])].filter((name) => this.schemas.has(name));
   }
 
@@ -76,7 +79,11 @@ export class Seeder {
     this.inProgress.add(name);
     try {
       const faker = seededFaker(collectionSeed(this.seed, name), this.fixtures.referenceDate);
-      const rows = generateRows(this.model.document, this.schemas.get(name), this.fixtureOf(name), faker, (ref) => this.rowsOf(ref));
+      const identity = this.keyed.get(name);
+      const mint = identity && minter(identity.idKind, name);
+      const keys =
+        identity && mint ? { idProperty: identity.idProperty, mint, fits: (v: string) => fitsKind(identity.idKind, v) } : undefined;
+      const rows = generateRows(this.model.document, this.schemas.get(name), this.fixtureOf(name), faker, (ref) => this.rowsOf(ref), keys);
       const parent = this.parents.get(name);
       const seeded = this.parents.has(name) ? scoped(rows, parent === undefined ? [] : this.rowsOf(parent), faker) : rows;
       this.seeded.set(name, seeded);
@@ -101,6 +108,6 @@ function scoped(rows: readonly Row[], parents: readonly Row[], faker: Faker): Ro
   return rows.map((row) => {
     const parent = faker.helpers.arrayElement([...parents]);
     const above = parent[SCOPE_FIELD];
-    return { ...row, [SCOPE_FIELD]: typeof above === 'string' ? `${above}/${parent.id}` : String(parent.id) };
+    return { ...row, [SCOPE_FIELD]: typeof above === 'string' ? `${above}/${keyOf(parent)}` : keyOf(parent) };
   });
 }

@@ -19,7 +19,8 @@ export type LogOp =
   | { readonly op: 'adopt'; readonly w: string; readonly c: string; readonly rows: readonly Row[] }
   /** A record stored under its id (created or replaced). */
   | { readonly op: 'put'; readonly w: string; readonly c: string; readonly row: Row }
-  | { readonly op: 'del'; readonly w: string; readonly c: string; readonly id: number }
+  /** A record removed: by its row number, and by its key where the collection is keyed (`k`). */
+  | { readonly op: 'del'; readonly w: string; readonly c: string; readonly id: number; readonly k?: string }
   /** One workspace back to the seed. */
   | { readonly op: 'forget'; readonly w: string }
   /** What the sandbox keeps beside the records (issued keys, workspaces, clocks). */

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Low, Memory } from 'lowdb';
 import type { Seeder } from '../seeding/seeder.js';
-import type { Row } from '../vocabulary/record.js';
+import { KEY_FIELD, keyOf, type MintKey, type Row } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { Collection } from './collection.js';
 import { DataLog, type FsyncPolicy, type LogOp } from './data-log.js';
 import type { Page, PageQuery } from './paging.js';
-import type { Lookup, RecordStore, Update } from './record-store.js';
+import type { Inserted, Lookup, RecordStore, Update } from './record-store.js';
 
 /** One workspace's own collections (the ones it has written), by name. */
 export type OwnCollections = Record<string, Row[]>;
@@ -160,23 +160,37 @@ export class MemoryRecordStore implements RecordStore {
     return Promise.resolve(this.collection(workspace, collection).list(query));
   }
 
-  get(workspace: string, collection: string, id: number): Promise<Lookup> {
-    return Promise.resolve(this.collection(workspace, collection).get(id));
+  get(workspace: string, collection: string, key: string): Promise<Lookup> {
+    return Promise.resolve(this.collection(workspace, collection).get(key));
   }
 
-  async create(workspace: string, collection: string, fields: Readonly<Record<string, unknown>>): Promise<Row> {
+  async create(workspace: string, collection: string, fields: Readonly<Record<string, unknown>>, mint?: MintKey): Promise<Row> {
     const records = this.owned(workspace, collection);
-    const row = records.create(fields);
-    if (this.log) await this.commitOr(this.log, workspace, { op: 'put', w: workspace, c: collection, row }, () => records.delete(row.id));
+    const row = records.create(fields, mint);
+    if (this.log)
+      await this.commitOr(this.log, workspace, { op: 'put', w: workspace, c: collection, row }, () => records.delete(keyOf(row)));
     else this.count(workspace);
     return row;
   }
 
-  async replace(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Lookup> {
-    // A miss writes nothing, so it copies nothing.
-    if (!this.collection(workspace, collection).has(id)) return NOT_FOUND;
+  async insert(workspace: string, collection: string, key: string, fields: Readonly<Record<string, unknown>>): Promise<Inserted> {
+    // A taken key writes nothing, so it copies nothing.
+    const held = this.collection(workspace, collection).get(key);
+    if (held.kind === 'found') return { kind: 'taken', row: held.row };
     const records = this.owned(workspace, collection);
-    const replaced = records.replace(id, fields);
+    const inserted = records.insert(key, fields);
+    if (inserted.kind !== 'created') return inserted;
+    if (this.log)
+      await this.commitOr(this.log, workspace, { op: 'put', w: workspace, c: collection, row: inserted.row }, () => records.delete(key));
+    else this.count(workspace);
+    return inserted;
+  }
+
+  async replace(workspace: string, collection: string, key: string, fields: Readonly<Record<string, unknown>>): Promise<Lookup> {
+    // A miss writes nothing, so it copies nothing.
+    if (!this.collection(workspace, collection).has(key)) return NOT_FOUND;
+    const records = this.owned(workspace, collection);
+    const replaced = records.replace(key, fields);
     if (replaced.kind === 'not-found') return replaced;
     if (this.log)
       await this.commitOr(this.log, workspace, { op: 'put', w: workspace, c: collection, row: replaced.row }, () =>
@@ -186,12 +200,12 @@ export class MemoryRecordStore implements RecordStore {
     return { kind: 'found', row: replaced.row };
   }
 
-  async put(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Row> {
+  async put(workspace: string, collection: string, key: string, fields: Readonly<Record<string, unknown>>, keyed: boolean): Promise<Row> {
     const records = this.owned(workspace, collection);
-    const { row, before } = records.put(id, fields);
+    const { row, before } = records.put(key, fields, keyed);
     if (this.log)
       await this.commitOr(this.log, workspace, { op: 'put', w: workspace, c: collection, row }, () =>
-        before ? records.restore(before) : records.delete(id),
+        before ? records.restore(before) : records.delete(key),
       );
     else this.count(workspace);
     return row;
@@ -200,26 +214,31 @@ export class MemoryRecordStore implements RecordStore {
   async update(
     workspace: string,
     collection: string,
-    id: number,
+    key: string,
     change: (current: Row) => Readonly<Record<string, unknown>> | undefined,
   ): Promise<Update> {
-    const current = this.collection(workspace, collection).get(id);
+    const current = this.collection(workspace, collection).get(key);
     if (current.kind === 'not-found') return current;
     // Read and write with no await between them: no other change can slip in (no lost update).
     const fields = change(current.row);
     if (fields === undefined) return { kind: 'refused' };
-    return this.replace(workspace, collection, id, fields);
+    return this.replace(workspace, collection, key, fields);
   }
 
-  async delete(workspace: string, collection: string, id: number): Promise<Lookup> {
+  async delete(workspace: string, collection: string, key: string): Promise<Lookup> {
     // A miss writes nothing, so it copies nothing.
-    if (!this.collection(workspace, collection).has(id)) return NOT_FOUND;
+    if (!this.collection(workspace, collection).has(key)) return NOT_FOUND;
     const records = this.owned(workspace, collection);
-    const removed = records.delete(id);
+    const removed = records.delete(key);
     if (removed.kind === 'found') {
-      if (this.log)
-        await this.commitOr(this.log, workspace, { op: 'del', w: workspace, c: collection, id }, () => records.restore(removed.row));
-      else this.count(workspace);
+      const { row } = removed;
+      if (this.log) {
+        const op: LogOp =
+          typeof row[KEY_FIELD] === 'string'
+            ? { op: 'del', w: workspace, c: collection, id: row.id, k: key }
+            : { op: 'del', w: workspace, c: collection, id: row.id };
+        await this.commitOr(this.log, workspace, op, () => records.restore(row));
+      } else this.count(workspace);
     }
     return removed;
   }
@@ -308,7 +327,7 @@ export class MemoryRecordStore implements RecordStore {
         this.owned(op.w, op.c).restore(op.row);
         return;
       case 'del':
-        this.owned(op.w, op.c).delete(op.id);
+        this.owned(op.w, op.c).delete(op.k ?? String(op.id));
         return;
       case 'forget':
         this.views.delete(op.w);

@@ -6,7 +6,7 @@ export interface PageQuery {
   /** Only rows whose id is greater than this. */
   readonly after: number | undefined;
   readonly limit: number;
-  /** Field equality filters; a list value matches any of its members. */
+  /** Field equality filters; a list value matches any of its members, a list field any member it holds. */
   readonly filters: readonly (readonly [field: string, value: unknown])[];
   /** Also count every row that passes the filters (an envelope's `total`): costs a scan of the rest. */
   readonly count?: boolean;
@@ -33,10 +33,17 @@ export function firstAfter(rows: readonly Row[], after: number | undefined): num
   return lo;
 }
 
-/** Whether a row passes every filter. A plain loop: it runs for each row scanned, and a callback taking a destructured pair allocated on every call. */
+/**
+ * Whether a row passes every filter: its field equals the wanted value, or one of a list of them; a
+ * field that is itself a list (`tags`) passes when it holds any of them. A plain loop: it runs for
+ * each row scanned, and a callback taking a destructured pair allocated on every call.
+ */
 export function matches(row: Row, filters: PageQuery['filters']): boolean {
   for (const [field, wanted] of filters) {
-    if (Array.isArray(wanted) ? !wanted.includes(row[field]) : row[field] !== wanted) return false;
+    const value = row[field];
+    if (Array.isArray(value)) {
+      if (!(Array.isArray(wanted) ? wanted.some((w) => value.includes(w)) : value.includes(wanted))) return false;
+    } else if (Array.isArray(wanted) ? !wanted.includes(value) : value !== wanted) return false;
   }
   return true;
 }

@@ -1,24 +1,27 @@
 /**
  * Where the Redis record store keeps what, under one prefix:
  *
- *   {prefix}rec{<workspace>/<collection>}:rows     hash: id → the record's JSON
- *   {prefix}rec{<workspace>/<collection>}:ids      sorted set: id scored by id (keyset paging)
- *   {prefix}rec{<workspace>/<collection>}:seq      the id counter (INCR)
+ *   {prefix}rec{<workspace>/<collection>}:rows     hash: key → the record's JSON
+ *   {prefix}rec{<workspace>/<collection>}:ids      sorted set: key scored by row number (keyset paging)
+ *   {prefix}rec{<workspace>/<collection>}:seq      the row-number counter (INCR)
  *   {prefix}rec{<workspace>/<collection>}:adopted  present once the workspace owns the collection
+ *   {prefix}rec{<workspace>/<collection>}:mint     the counter new keys are minted from (keyed collections)
  *   {prefix}ws{<workspace>}:collections            set: the collections the workspace owns
  *   {prefix}ws{<workspace>}:writes                 records written since it was last forgotten
  *
- * The braces are Redis Cluster hash tags: the four keys of one (workspace, collection) hash to one
+ * A record's key is its row number as text in a collection of whole-number ids (vocabulary/record.ts).
+ * The braces are Redis Cluster hash tags: the five keys of one (workspace, collection) hash to one
  * slot, so one script can change them all atomically. Names are escaped (below), so no workspace or
  * collection name can end a tag early, run two names together, or act as a SCAN wildcard.
  */
 
-/** The keys of one workspace's collection, in the order every script takes them (KEYS[1..4]). */
+/** The keys of one workspace's collection, in the order every script takes them (KEYS[1..5]). */
 export interface CollectionKeys {
   readonly rows: string;
   readonly ids: string;
   readonly seq: string;
   readonly adopted: string;
+  readonly mint: string;
 }
 
 export interface WorkspaceKeys {
@@ -33,11 +36,19 @@ export function checkPrefix(prefix: string): void {
 
 export const collectionKeys = (prefix: string, workspace: string, collection: string): CollectionKeys => {
   const base = `${prefix}rec{${escapeName(workspace)}/${escapeName(collection)}}:`;
-  return { rows: `${base}rows`, ids: `${base}ids`, seq: `${base}seq`, adopted: `${base}adopted` };
+  return keysUnder(base);
 };
 
 /** The four keys as a list, for a script call or one UNLINK (one slot: atomic). */
-export const keyList = (keys: CollectionKeys): readonly string[] => [keys.rows, keys.ids, keys.seq, keys.adopted];
+export const keyList = (keys: CollectionKeys): readonly string[] => [keys.rows, keys.ids, keys.seq, keys.adopted, keys.mint];
+
+const keysUnder = (base: string): CollectionKeys => ({
+  rows: `${base}rows`,
+  ids: `${base}ids`,
+  seq: `${base}seq`,
+  adopted: `${base}adopted`,
+  mint: `${base}mint`,
+});
 
 export const workspaceKeys = (prefix: string, workspace: string): WorkspaceKeys => {
   const base = `${prefix}ws{${escapeName(workspace)}}:`;
@@ -64,7 +75,7 @@ export function collectionOfKey(prefix: string, key: string): CollectionKeys | u
   const end = key.indexOf('}', head.length);
   if (!key.startsWith(head) || end < 0) return undefined;
   const base = key.slice(0, end + 2);
-  return { rows: `${base}rows`, ids: `${base}ids`, seq: `${base}seq`, adopted: `${base}adopted` };
+  return keysUnder(base);
 }
 
 /**

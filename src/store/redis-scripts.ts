@@ -2,21 +2,25 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
- * The Redis record store's server-side steps. Each runs as one Lua script, so a record, the id
- * index beside it and the id counter never disagree, and a collection's adoption (the seed copied
- * in the first time a workspace writes it) happens once however many replicas race for it. Every
- * script takes the collection's four keys (redis-keys.ts: one hash tag, one slot) as KEYS[1..4].
+ * The Redis record store's server-side steps. Each runs as one Lua script, so a record, the
+ * row-number index beside it and the counter never disagree, and a collection's adoption (the seed
+ * copied in the first time a workspace writes it) happens once however many replicas race for it.
+ * Every script takes the collection's keys (redis-keys.ts: one hash tag, one slot) as KEYS[1..5].
  *
- * Records travel as JSON made in JavaScript and are stored byte for byte: Lua never decodes one
- * (cjson would reorder keys, turn `[]` into `{}` and round large numbers).
+ * Records are stored under their key (the row number as text in a numbered collection) and travel
+ * as JSON made in JavaScript, stored byte for byte: Lua never decodes one (cjson would reorder keys,
+ * turn `[]` into `{}` and round large numbers). A write sends the fields without `id` and key; the
+ * script puts `{"id":<row number>,"__key":<key>` in front (the key only in a keyed collection), as
+ * the memory store's Collection builds a row, so the same write stores the same text in either store.
  */
 
 /**
  * Whether a write may go ahead on the workspace's own copy of the collection, adopting it first when
  * the caller sent the seed. From ARGV[at]: 'probe' (the caller believes the collection adopted), or
- * 'seed', then '1'/'0' (does the seed hold the record the write names), the largest seeded id, and
- * id/JSON pairs. A write that names a record the seed lacks copies nothing (as in memory): it is a
- * miss. Returns a reply to give instead, or nil; and the state: 0 not owned, 1 owned, 2 adopted now.
+ * 'seed', then '1'/'0' (does the seed hold the record the write names), the largest seeded row
+ * number, and key/number/JSON triples. A write that names a record the seed lacks copies nothing
+ * (as in memory): it is a miss. Returns a reply to give instead, or nil; and the state: 0 not owned,
+ * 1 owned, 2 adopted now.
  */
 const OWN = `
 local rows, ids, seq, adopted = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -28,12 +32,12 @@ local function own(at, miss_copies_nothing)
   redis.call('SET', seq, ARGV[at + 2])
   local i = at + 3
   while i <= #ARGV do
-    -- 500 pairs a call: unpack stays far below Lua's C stack limit.
-    local last = math.min(i + 999, #ARGV)
+    -- 500 triples a call: unpack stays far below Lua's C stack limit.
+    local last = math.min(i + 1499, #ARGV)
     local h, z = {}, {}
-    for j = i, last - 1, 2 do
-      h[#h + 1] = ARGV[j]; h[#h + 1] = ARGV[j + 1]
-      z[#z + 1] = ARGV[j]; z[#z + 1] = ARGV[j]
+    for j = i, last - 2, 3 do
+      h[#h + 1] = ARGV[j]; h[#h + 1] = ARGV[j + 2]
+      z[#z + 1] = ARGV[j + 1]; z[#z + 1] = ARGV[j]
     end
     redis.call('HSET', rows, unpack(h))
     redis.call('ZADD', ids, unpack(z))
@@ -42,59 +46,95 @@ local function own(at, miss_copies_nothing)
   redis.call('SET', adopted, '1')
   return nil, 2
 end
+-- A row's JSON: its number, its key (a JSON string, or '' in a numbered collection), then the fields.
+local function row_json(number, key_json, body)
+  local head = '{"id":' .. number
+  if key_json ~= '' then head = head .. ',"__key":' .. key_json end
+  if body == '{}' then return head .. '}' end
+  return head .. ',' .. string.sub(body, 2)
+end
+-- The key's JSON if the stored row is keyed (its key follows its number), else ''.
+local function keyed(current, key_json)
+  if string.find(current, '^{"id":[%d.e+-]+,"__key":') then return key_json end
+  return ''
+end
 `;
 
 /**
- * ARGV: the fields without the id, as a JSON object; the adoption arguments. The id is the counter's
- * next one that no record holds (one `put` under a higher id is skipped, never reused while it
- * stands: the memory store's rule). The row is `{"id":…}` followed by the fields, as `{ id, ...fields }`.
+ * ARGV: the fields as a JSON object; the key ('' to number the record) and the key as JSON; the
+ * adoption arguments. A numbered record takes the counter's next number that no record holds (one
+ * `put` under a higher number is skipped, never reused while it stands: the memory store's rule); a
+ * keyed one the counter's next number, unless its key is taken: then nothing is written ('taken').
  */
 const CREATE = `${OWN}
-local halt, state = own(2, false)
+local halt, state = own(4, false)
 if halt then return halt end
-local sid = string.format('%d', redis.call('INCR', seq))
-while redis.call('HEXISTS', rows, sid) == 1 do sid = string.format('%d', redis.call('INCR', seq)) end
-local body = ARGV[1]
-local json = '{"id":' .. sid .. (body == '{}' and '}' or (',' .. string.sub(body, 2)))
-redis.call('HSET', rows, sid, json)
-redis.call('ZADD', ids, sid, sid)
+local key = ARGV[2]
+local number
+if key == '' then
+  number = string.format('%d', redis.call('INCR', seq))
+  while redis.call('HEXISTS', rows, number) == 1 do number = string.format('%d', redis.call('INCR', seq)) end
+  key = number
+else
+  local held = redis.call('HGET', rows, key)
+  if held then return {'taken', state, held} end
+  number = string.format('%d', redis.call('INCR', seq))
+end
+local json = row_json(number, ARGV[3], ARGV[1])
+redis.call('HSET', rows, key, json)
+redis.call('ZADD', ids, number, key)
 return {'ok', state, json}
 `;
 
-/** ARGV: id, the row's JSON; the adoption arguments. A miss writes nothing. */
-const REPLACE = `${OWN}
-local halt, state = own(3, true)
-if halt then return halt end
-if redis.call('HEXISTS', rows, ARGV[1]) == 0 then return {'missing', state} end
-redis.call('HSET', rows, ARGV[1], ARGV[2])
-return {'ok', state, ARGV[2]}
-`;
-
-/** ARGV: id, the row's JSON; the adoption arguments. Creates or replaces; the counter is left alone (see CREATE). */
-const PUT = `${OWN}
-local halt, state = own(3, false)
-if halt then return halt end
-redis.call('HSET', rows, ARGV[1], ARGV[2])
-redis.call('ZADD', ids, ARGV[1], ARGV[1])
-return {'ok', state, ARGV[2]}
-`;
-
 /**
- * ARGV: id, the JSON the change was computed from, the new row's JSON; the adoption arguments.
- * Compare-and-set: a record changed since it was read answers 'stale' with what it holds now, and
- * the caller computes the change again from that (optimistic concurrency, no lost update).
+ * ARGV: key, the key as JSON, the fields' JSON; the adoption arguments. A miss writes nothing. The
+ * record stays keyed or numbered as it was stored.
  */
-const UPDATE = `${OWN}
+const REPLACE = `${OWN}
 local halt, state = own(4, true)
 if halt then return halt end
 local current = redis.call('HGET', rows, ARGV[1])
 if not current then return {'missing', state} end
-if current ~= ARGV[2] then return {'stale', state, current} end
-redis.call('HSET', rows, ARGV[1], ARGV[3])
-return {'ok', state, ARGV[3]}
+local json = row_json(redis.call('ZSCORE', ids, ARGV[1]), keyed(current, ARGV[2]), ARGV[3])
+redis.call('HSET', rows, ARGV[1], json)
+return {'ok', state, json}
 `;
 
-/** ARGV: id; the adoption arguments. Answers the removed row. */
+/**
+ * ARGV: key, the key as JSON ('' when numbered: the key is the number), the fields' JSON; the
+ * adoption arguments. Creates or replaces; a new keyed record takes the counter's next number, a
+ * numbered one the number it names (the counter is left alone: see CREATE).
+ */
+const PUT = `${OWN}
+local halt, state = own(4, false)
+if halt then return halt end
+local number = redis.call('ZSCORE', ids, ARGV[1])
+if not number then
+  if ARGV[2] == '' then number = ARGV[1] else number = string.format('%d', redis.call('INCR', seq)) end
+end
+local json = row_json(number, ARGV[2], ARGV[3])
+redis.call('HSET', rows, ARGV[1], json)
+redis.call('ZADD', ids, number, ARGV[1])
+return {'ok', state, json}
+`;
+
+/**
+ * ARGV: key, the key as JSON, the JSON the change was computed from, the new fields' JSON; the
+ * adoption arguments. Compare-and-set: a record changed since it was read answers 'stale' with what
+ * it holds now, and the caller computes the change again from that (optimistic concurrency, no lost update).
+ */
+const UPDATE = `${OWN}
+local halt, state = own(5, true)
+if halt then return halt end
+local current = redis.call('HGET', rows, ARGV[1])
+if not current then return {'missing', state} end
+if current ~= ARGV[3] then return {'stale', state, current} end
+local json = row_json(redis.call('ZSCORE', ids, ARGV[1]), keyed(current, ARGV[2]), ARGV[4])
+redis.call('HSET', rows, ARGV[1], json)
+return {'ok', state, json}
+`;
+
+/** ARGV: key; the adoption arguments. Answers the removed row. */
 const DELETE = `${OWN}
 local halt, state = own(2, true)
 if halt then return halt end
@@ -105,7 +145,7 @@ redis.call('ZREM', ids, ARGV[1])
 return {'ok', state, current}
 `;
 
-/** ARGV: id. 'seed' when the workspace does not own the collection: the caller answers from the seed. */
+/** ARGV: key. 'seed' when the workspace does not own the collection: the caller answers from the seed. */
 const GET = `
 if redis.call('EXISTS', KEYS[4]) == 0 then return {'seed', 0} end
 local json = redis.call('HGET', KEYS[1], ARGV[1])
@@ -114,8 +154,8 @@ return {'ok', 1, json}
 `;
 
 /**
- * ARGV: the lowest score ('(5' is "after 5", '-inf' the start), how many rows. Answers the rows in
- * id order and how many the collection holds, read at one instant (one script), or 'seed'.
+ * ARGV: the lowest score ('(5' is "after row 5", '-inf' the start), how many rows. Answers the rows
+ * in row order and how many the collection holds, read at one instant (one script), or 'seed'.
  */
 const PAGE = `
 if redis.call('EXISTS', KEYS[4]) == 0 then return {'seed', 0} end
@@ -161,16 +201,16 @@ export type WriteScript = (typeof SCRIPTS)['create' | 'replace' | 'put' | 'updat
 
 /** What a write or a `get` answered. `state`: 0 the workspace does not own the collection, 1 it does, 2 it adopted it in this call. */
 export interface Reply {
-  readonly status: 'ok' | 'missing' | 'stale' | 'needs-adopt' | 'seed';
+  readonly status: 'ok' | 'missing' | 'stale' | 'taken' | 'needs-adopt' | 'seed';
   readonly state: 0 | 1 | 2;
-  /** The row's JSON: the one written, removed, found, or (stale) stored now. */
+  /** The row's JSON: the one written, removed, found, or (stale, taken) stored now. */
   readonly json: string | undefined;
 }
 
 /** One batch of rows in id order (their JSON), with how many the collection holds; or 'seed'. */
 export type PageReply = { readonly status: 'rows'; readonly total: number; readonly rows: readonly string[] } | { readonly status: 'seed' };
 
-const STATUSES: readonly string[] = ['ok', 'missing', 'stale', 'needs-adopt', 'seed'];
+const STATUSES: readonly string[] = ['ok', 'missing', 'stale', 'taken', 'needs-adopt', 'seed'];
 
 export function parseReply(value: unknown): Reply {
   if (!Array.isArray(value)) throw unexpected(value);

@@ -1,5 +1,5 @@
 import type { Seeder } from '../seeding/seeder.js';
-import type { Row } from '../vocabulary/record.js';
+import { keyOf, type Row } from '../vocabulary/record.js';
 import { Collection } from './collection.js';
 import type { SeedingProgress } from './memory-store.js';
 
@@ -12,7 +12,7 @@ import type { SeedingProgress } from './memory-store.js';
  */
 export class SharedSeed {
   private readonly shared = new Map<string, Collection>();
-  /** Each collection's adoption payload (largest id, then id/JSON pairs), made once: the rows never change. */
+  /** Each collection's adoption payload (largest row number, then key/number/JSON triples), made once: the rows never change. */
   private readonly payloads = new Map<string, readonly string[]>();
 
   constructor(private seeder: Seeder) {}
@@ -49,16 +49,16 @@ export class SharedSeed {
 
   /**
    * The arguments that let a write script adopt the collection (redis-scripts.ts, OWN): 'seed', whether
-   * the seed holds record `id` (undefined: the write copies the seed whatever the id, as create and put do),
-   * the largest seeded id (where the counter starts), then each record's id and JSON.
+   * the seed holds record `key` (undefined: the write copies the seed whatever the key, as create and
+   * put do), the largest seeded row number (where the counter starts), then each record's key, number and JSON.
    */
-  adoption(name: string, id: number | undefined): readonly string[] {
+  adoption(name: string, key: string | undefined): readonly string[] {
     const seeded = this.collection(name);
-    const holds = id === undefined || seeded.has(id) ? '1' : '0';
+    const holds = key === undefined || seeded.has(key) ? '1' : '0';
     let payload = this.payloads.get(name);
     if (!payload) {
       const rows = seeded.rowsCopy();
-      payload = [String(rows.at(-1)?.id ?? 0), ...rows.flatMap((row) => [String(row.id), seedJson(row)])];
+      payload = [String(rows.at(-1)?.id ?? 0), ...rows.flatMap((row) => [keyOf(row), String(row.id), seedJson(row)])];
       this.payloads.set(name, payload);
     }
     return ['seed', holds, ...payload];

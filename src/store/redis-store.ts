@@ -1,14 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { Seeder } from '../seeding/seeder.js';
-import type { Row } from '../vocabulary/record.js';
+import type { MintKey, Row } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import type { SeedingProgress } from './memory-store.js';
 import type { Page, PageQuery } from './paging.js';
-import type { Lookup, RecordStore, Update } from './record-store.js';
+import type { Inserted, Lookup, RecordStore, Update } from './record-store.js';
 import { checkPrefix, collectionKeys, keyList, workspaceKeys, type CollectionKeys } from './redis-keys.js';
 import { forgetWorkspace, resetAll, storedCollections, workspaceDigest, type StoredCollection } from './redis-keyspace.js';
 import { listPage } from './redis-paging.js';
-import { bodyJson, rowJson, toRow, written } from './redis-rows.js';
+import { bodyJson, toRow, written } from './redis-rows.js';
 import { parseReply, SCRIPTS, type Reply, type WriteScript } from './redis-scripts.js';
 import { seedJson, SharedSeed } from './redis-seed.js';
 import { WriteCounts } from './redis-write-counts.js';
@@ -17,6 +17,8 @@ const NOT_FOUND: Lookup = { kind: 'not-found' };
 const REFUSED: Update = { kind: 'refused' };
 /** Lost compare-and-set races before an update gives up: each loss means another write won, so many in a row means a storm. */
 const UPDATE_ATTEMPTS = 100;
+/** Minted keys a create tries: each is tried only if the one before was taken. */
+const MINT_ATTEMPTS = 64;
 
 /**
  * The record store for several replicas sharing one Redis (keys laid out for Cluster: redis-keys.ts). What a
@@ -24,8 +26,8 @@ const UPDATE_ATTEMPTS = 100;
  * any replica; there is no per-replica cache of records to go stale. The seed stays in each replica's
  * memory (redis-seed.ts: the same on every replica), and a collection a workspace never wrote reads
  * from it, as in the memory store. The first write to a collection adopts it: the script that writes
- * copies the seed in and starts the id counter after it, guarded by a marker so replicas racing for
- * it copy it once (redis-scripts.ts). Ids, pages and digests are the memory store's, byte for byte.
+ * copies the seed in and starts the row-number counter after it, guarded by a marker so replicas racing for
+ * it copy it once (redis-scripts.ts). Row numbers, keys, pages and digests are the memory store's, byte for byte.
  *
  * A Redis that cannot be reached makes every call reject (the caller answers 503): no read falls back
  * to the seed unless Redis itself said the workspace does not own the collection.
@@ -119,24 +121,41 @@ export class RedisRecordStore implements RecordStore {
     return page;
   }
 
-  async get(workspace: string, collection: string, id: number): Promise<Lookup> {
-    const found = await this.lookup(workspace, collection, id);
+  async get(workspace: string, collection: string, key: string): Promise<Lookup> {
+    const found = await this.lookup(workspace, collection, key);
     return found ? { kind: 'found', row: found.row } : NOT_FOUND;
   }
 
-  async create(workspace: string, collection: string, fields: Readonly<Record<string, unknown>>): Promise<Row> {
-    const reply = await this.write(workspace, collection, SCRIPTS.create, [bodyJson(fields)], undefined);
-    return toRow(written(reply));
+  /**
+   * A numbered record takes the next row number in its script. A keyed one is minted here, from a
+   * counter of the collection's own in Redis (`mint`: the same salt on every replica gives the same
+   * key), and tried until no record holds it (a client may have chosen it).
+   */
+  async create(workspace: string, collection: string, fields: Readonly<Record<string, unknown>>, mint?: MintKey): Promise<Row> {
+    const body = bodyJson(fields);
+    if (mint === undefined) return toRow(written(await this.write(workspace, collection, SCRIPTS.create, [body, '', ''], undefined)));
+    const counter = this.keys(workspace, collection).mint;
+    for (let attempt = 0; attempt < MINT_ATTEMPTS; attempt++) {
+      const key = mint(`r${await this.redis.incr(counter)}`);
+      const reply = await this.write(workspace, collection, SCRIPTS.create, [body, key, JSON.stringify(key)], undefined);
+      if (reply.status === 'ok') return toRow(written(reply));
+    }
+    throw new Error(`no free key for a new ${collection} record after ${MINT_ATTEMPTS} tries`);
   }
 
-  async replace(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Lookup> {
-    const reply = await this.write(workspace, collection, SCRIPTS.replace, [String(id), rowJson(id, fields)], id);
+  async insert(workspace: string, collection: string, key: string, fields: Readonly<Record<string, unknown>>): Promise<Inserted> {
+    const reply = await this.write(workspace, collection, SCRIPTS.create, [bodyJson(fields), key, JSON.stringify(key)], undefined);
+    return { kind: reply.status === 'ok' ? 'created' : 'taken', row: toRow(written(reply)) };
+  }
+
+  async replace(workspace: string, collection: string, key: string, fields: Readonly<Record<string, unknown>>): Promise<Lookup> {
+    const reply = await this.write(workspace, collection, SCRIPTS.replace, [key, JSON.stringify(key), bodyJson(fields)], key);
     return reply.status === 'ok' ? { kind: 'found', row: toRow(written(reply)) } : NOT_FOUND;
   }
 
-  async put(workspace: string, collection: string, id: number, fields: Readonly<Record<string, unknown>>): Promise<Row> {
-    const reply = await this.write(workspace, collection, SCRIPTS.put, [String(id), rowJson(id, fields)], undefined);
-    return toRow(written(reply));
+  async put(workspace: string, collection: string, key: string, fields: Readonly<Record<string, unknown>>, keyed: boolean): Promise<Row> {
+    const args = [key, keyed ? JSON.stringify(key) : '', bodyJson(fields)];
+    return toRow(written(await this.write(workspace, collection, SCRIPTS.put, args, undefined)));
   }
 
   /**
@@ -147,23 +166,24 @@ export class RedisRecordStore implements RecordStore {
   async update(
     workspace: string,
     collection: string,
-    id: number,
+    key: string,
     change: (current: Row) => Readonly<Record<string, unknown>> | undefined,
   ): Promise<Update> {
-    let current = await this.lookup(workspace, collection, id);
+    let current = await this.lookup(workspace, collection, key);
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
       if (current === undefined) return NOT_FOUND;
       const fields = change(current.row);
       if (fields === undefined) return REFUSED;
-      const reply = await this.write(workspace, collection, SCRIPTS.update, [String(id), current.json, rowJson(id, fields)], id);
+      const args = [key, JSON.stringify(key), current.json, bodyJson(fields)];
+      const reply = await this.write(workspace, collection, SCRIPTS.update, args, key);
       if (reply.status === 'ok') return { kind: 'found', row: toRow(written(reply)) };
       current = reply.status === 'stale' ? { json: written(reply), row: toRow(written(reply)) } : undefined;
     }
-    throw new Error(`an update of ${collection}/${id} in workspace ${workspace} lost ${UPDATE_ATTEMPTS} races in a row`);
+    throw new Error(`an update of ${collection}/${key} in workspace ${workspace} lost ${UPDATE_ATTEMPTS} races in a row`);
   }
 
-  async delete(workspace: string, collection: string, id: number): Promise<Lookup> {
-    const reply = await this.write(workspace, collection, SCRIPTS.delete, [String(id)], id);
+  async delete(workspace: string, collection: string, key: string): Promise<Lookup> {
+    const reply = await this.write(workspace, collection, SCRIPTS.delete, [key], key);
     return reply.status === 'ok' ? { kind: 'found', row: toRow(written(reply)) } : NOT_FOUND;
   }
 
@@ -176,11 +196,11 @@ export class RedisRecordStore implements RecordStore {
   private async lookup(
     workspace: string,
     collection: string,
-    id: number,
+    key: string,
   ): Promise<{ readonly row: Row; readonly json: string } | undefined> {
-    const reply = parseReply(await SCRIPTS.get.run(this.redis, keyList(this.keys(workspace, collection)), [String(id)]));
+    const reply = parseReply(await SCRIPTS.get.run(this.redis, keyList(this.keys(workspace, collection)), [key]));
     if (reply.status === 'seed') {
-      const seeded = this.seed.collection(collection).get(id);
+      const seeded = this.seed.collection(collection).get(key);
       return seeded.kind === 'found' ? { row: seeded.row, json: seedJson(seeded.row) } : undefined;
     }
     this.sawOwned(workspace, collection);
@@ -188,7 +208,7 @@ export class RedisRecordStore implements RecordStore {
   }
 
   /**
-   * Runs a write script, with the seed when the workspace may not own the collection yet. `id` is
+   * Runs a write script, with the seed when the workspace may not own the collection yet. `key` is
    * the record a replace, update or delete names: if the seed lacks it, the write is a miss and
    * copies nothing. The collection joins the workspace's set (what `forget` deletes) before a script
    * that may adopt it, so a crash between the two leaves nothing `forget` cannot find, and again after
@@ -199,13 +219,13 @@ export class RedisRecordStore implements RecordStore {
     collection: string,
     script: WriteScript,
     args: readonly string[],
-    id: number | undefined,
+    key: string | undefined,
   ): Promise<Reply> {
     const keys = keyList(this.keys(workspace, collection));
     const set = workspaceKeys(this.prefix, workspace).collections;
     let probe = this.owned.get(workspace)?.has(collection) === true || !this.seed.has(collection);
     for (;;) {
-      const adoption = probe ? ['probe'] : this.seed.adoption(collection, id);
+      const adoption = probe ? ['probe'] : this.seed.adoption(collection, key);
       if (adoption[1] === '1') await this.redis.sadd(set, collection);
       const reply = parseReply(await script.run(this.redis, keys, [...args, ...adoption]));
       if (reply.status === 'needs-adopt') {

@@ -26,6 +26,7 @@ export const ERRORS = {
   uri_too_long: 414,
   headers_too_large: 431,
   resource_not_found: 404,
+  resource_exists: 409,
   operation_removed: 410,
   admin_unauthorized: 401,
   internal_error: 500,

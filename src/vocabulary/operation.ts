@@ -94,9 +94,37 @@ export interface Binding {
    * listed, read or changed under `/users/2/orders`.
    */
   readonly scope?: readonly string[];
-  /** The record property holding the store's id (`id`, else the item path's parameter name). */
+  /** The record property holding the record's id (the item path's parameter name, else `id`, `uuid`…). */
   readonly idProperty?: string;
+  /** What the ids are and how new ones are minted; absent: whole numbers, the store's row numbers. */
+  readonly idKind?: IdKind;
 }
+
+/**
+ * How a collection's records are named, read from the id property's schema (recognise.ts):
+ * - `integer`: whole numbers, the store's row numbers (1, 2, 3…);
+ * - `uuid`: `format: uuid`, minted as version-4-shaped UUIDs;
+ * - `string`: any other string, minted to fit its `pattern`, else a `prefix` the document's examples
+ *   share (`cus_`), within its lengths and `format` (`email`, `uri`…).
+ * `clientNamed`: a create may name the record itself (the id is writable in its body, as `username`
+ * in `POST /user`); a create that names none is given a minted one.
+ */
+export type IdKind =
+  | { readonly kind: 'integer' }
+  | { readonly kind: 'uuid'; readonly clientNamed: boolean }
+  | {
+      readonly kind: 'string';
+      readonly clientNamed: boolean;
+      readonly prefix?: string;
+      readonly pattern?: string;
+      readonly format?: string;
+      readonly minLength?: number;
+      readonly maxLength?: number;
+    };
+
+/** Whether records of this kind keep a key of their own (anything but the store's row numbers). */
+export const isKeyed = (kind: IdKind | undefined): kind is Exclude<IdKind, { kind: 'integer' }> =>
+  kind !== undefined && kind.kind !== 'integer';
 
 export interface Lifecycle {
   readonly deprecated: boolean;

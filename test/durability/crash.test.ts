@@ -67,7 +67,7 @@ describe('crashes with a data file', () => {
 
     const restarted = await testSandbox({ data });
     for (const pet of acknowledged) {
-      const found = await restarted.store.get('default', 'pets', pet.id);
+      const found = await restarted.store.get('default', 'pets', String(pet.id));
       expect(found.kind === 'found' && found.row).toEqual(pet);
     }
     // Anything written but not acknowledged is whole: a complete record, never a fragment.

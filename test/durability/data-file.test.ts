@@ -95,7 +95,7 @@ describe('the store persisted to a data file', () => {
       `${JSON.stringify({ op: 'adopt', w: 'default', c: 'pets', rows: [] })}\n${JSON.stringify({ op: 'put', w: 'default', c: 'pets', row })}`,
     );
     const restarted = await testSandbox({ data });
-    expect(await restarted.store.get('default', 'pets', 500)).toEqual({ kind: 'found', row });
+    expect(await restarted.store.get('default', 'pets', '500')).toEqual({ kind: 'found', row });
     await restarted.close();
   });
 

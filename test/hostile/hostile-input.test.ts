@@ -472,7 +472,7 @@ async function runRow(row: Row): Promise<void> {
     if (row.effect === 'created') {
       const created = JSON.parse(result.response?.text ?? 'null') as { id: number };
       expect(await countPets()).toBe(before.size + 1);
-      const stored = await store.get('default', 'pets', created.id);
+      const stored = await store.get('default', 'pets', String(created.id));
       expect(stored.kind).toBe('found');
       const record = stored.kind === 'found' ? stored.row : {};
       expect(Object.keys(record).sort()).toEqual(['categoryId', 'id', 'name']);

@@ -78,13 +78,18 @@ const SCENARIOS: readonly Row[] = [
     expectBody: (b) => expect(b).toEqual({ results: expect.any(Array), took: expect.any(Number) }),
   },
   {
-    name: 'records with a string id are not stored: the create answers from the document',
+    name: 'records with a UUID id are stored: the create mints a version-4 UUID and keeps what was sent',
     method: 'post',
     path: '/jobs',
     body: { kind: 'x' },
     status: 201,
     type: 'application/json',
-    expectBody: (b) => expect(b).toEqual({ jobId: expect.stringMatching(/^[0-9a-f-]{36}$/), state: expect.any(String) }),
+    expectBody: (b) =>
+      expect(b).toEqual({
+        jobId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        state: expect.any(String),
+        kind: 'x',
+      }),
   },
   {
     name: 'an example that breaks its schema is not served',

@@ -5,23 +5,26 @@ import { EDGES, testSandbox } from '../support/sandbox.js';
 
 const SPEC = new URL('../documents/undeclared-404.yaml', import.meta.url).pathname;
 
-/** A record the store lacks, on operations whose document declares no 404 (checkResponses is on). */
+/** A record the store lacks, on operations whose document declares no 404. */
 describe.each(EDGES)('a miss where the document declares no 404, through the $name', ({ make }) => {
   let sandbox: Sandbox;
   beforeAll(async () => {
     sandbox = await testSandbox({ spec: SPEC, fixtures: null });
   });
 
-  it('reads a stored record statefully, and answers a missing one from the document, never an undeclared 404', async () => {
+  it('reads a stored record statefully, and answers 404 for a record it lacks, declared or not (decision 0015)', async () => {
     const app = make(sandbox);
     const created = await request(app).post('/api/widgets').send({ name: 'gear' });
     expect(created.status).toBe(201);
     const read = await request(app).get(`/api/widgets/${created.body.id as number}`);
     expect(read.body).toEqual({ id: created.body.id, name: 'gear' });
     const missing = await request(app).get('/api/widgets/999999');
-    expect(missing.status).toBe(200);
-    expect(missing.body).toEqual({ id: expect.any(Number), name: expect.any(String) });
-    expect((await request(app).delete('/api/widgets/999999')).status).toBe(204);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ code: 'resource_not_found', message: expect.any(String), status: 404 });
+    const deleted = await request(app).delete(`/api/widgets/${created.body.id as number}`);
+    expect(deleted.status).toBe(204);
+    expect((await request(app).delete(`/api/widgets/${created.body.id as number}`)).status).toBe(404);
+    expect((await request(app).get(`/api/widgets/${created.body.id as number}`)).status).toBe(404);
   });
 
   it('stores a PUT to an id the store lacks under that id (PUT creates), and a later create never reuses it', async () => {

@@ -85,20 +85,20 @@ describe('the Redis store answers as the memory store does', () => {
 describe('several replicas on one Redis', () => {
   it('reads its own write on another replica', async () => {
     const [one, two] = (await replicas(2)) as [RedisRecordStore, RedisRecordStore];
-    expect(await two.get('W', 'pets', 1)).toMatchObject({ kind: 'found' });
+    expect(await two.get('W', 'pets', '1')).toMatchObject({ kind: 'found' });
     const rex = await one.create('W', 'pets', { name: 'Rex' });
-    expect(await two.get('W', 'pets', rex.id)).toEqual({ kind: 'found', row: rex });
+    expect(await two.get('W', 'pets', String(rex.id))).toEqual({ kind: 'found', row: rex });
     expect((await two.list('W', 'pets', { after: SEEDED_PETS - 1, limit: 5, filters: [], count: true })).items).toEqual([
       expect.objectContaining({ id: SEEDED_PETS }),
       rex,
     ]);
     // `two` has seen the collection owned: its next write goes without the seed, to the same records.
-    await two.replace('W', 'pets', rex.id, { name: 'Rex II' });
-    expect(await one.get('W', 'pets', rex.id)).toEqual({ kind: 'found', row: { id: rex.id, name: 'Rex II' } });
+    await two.replace('W', 'pets', String(rex.id), { name: 'Rex II' });
+    expect(await one.get('W', 'pets', String(rex.id))).toEqual({ kind: 'found', row: { id: rex.id, name: 'Rex II' } });
     await one.forget('W');
     // `two` still believes W owns pets: its script asks for the seed, and the write lands on a fresh copy.
     expect(await two.create('W', 'pets', { name: 'After' })).toEqual({ id: SEEDED_PETS + 1, name: 'After' });
-    expect(await one.get('W', 'pets', 1)).toMatchObject({ kind: 'found' });
+    expect(await one.get('W', 'pets', '1')).toMatchObject({ kind: 'found' });
     expect(await one.digest('W')).toBe(await two.digest('W'));
   });
 
@@ -139,14 +139,14 @@ describe('several replicas on one Redis', () => {
 
   it('loses no increment to concurrent updates from several replicas', async () => {
     const stores = await replicas(4);
-    const before = await (stores[0] as RedisRecordStore).get('W', 'orders', 1);
+    const before = await (stores[0] as RedisRecordStore).get('W', 'orders', '1');
     const start = Number((before as { row: Row }).row.quantity);
     const bump = (row: Row) => ({ ...row, quantity: Number(row.quantity) + 1 });
     const updates = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => (stores[i % 4] as RedisRecordStore).update('W', 'orders', 1, bump)),
+      Array.from({ length: 100 }, (_, i) => (stores[i % 4] as RedisRecordStore).update('W', 'orders', '1', bump)),
     );
     expect(updates.every((update) => update.kind === 'found')).toBe(true);
-    expect(await (stores[3] as RedisRecordStore).get('W', 'orders', 1)).toMatchObject({ row: { id: 1, quantity: start + 100 } });
+    expect(await (stores[3] as RedisRecordStore).get('W', 'orders', '1')).toMatchObject({ row: { id: 1, quantity: start + 100 } });
   });
 
   it('forgets one workspace and nothing else; a reset takes every record key and only those', async () => {
@@ -156,7 +156,7 @@ describe('several replicas on one Redis', () => {
     const odd = ['a/b', 'a', 'a%2fb', 'we{ir}d*?[x]\\', '\uD800lone'];
     for (const workspace of odd) {
       await store.create(workspace, 'pets', { owner: workspace });
-      await store.delete(workspace, 'orders', 1);
+      await store.delete(workspace, 'orders', '1');
     }
     await client.set(`${prefix}limits:other`, 'kept');
     const seed = await store.digest('fresh');
@@ -165,11 +165,11 @@ describe('several replicas on one Redis', () => {
     for (const key of [...keyList(collectionKeys(prefix, 'a', 'pets')), workspaceKeys(prefix, 'a').collections])
       expect(await client.exists(key)).toBe(0);
     for (const workspace of odd.filter((w) => w !== 'a')) {
-      expect(await store.get(workspace, 'pets', SEEDED_PETS + 1)).toEqual({
+      expect(await store.get(workspace, 'pets', String(SEEDED_PETS + 1))).toEqual({
         kind: 'found',
         row: { id: SEEDED_PETS + 1, owner: workspace },
       });
-      expect(await store.get(workspace, 'orders', 1)).toEqual({ kind: 'not-found' });
+      expect(await store.get(workspace, 'orders', '1')).toEqual({ kind: 'not-found' });
     }
     // Every key of one collection carries one hash tag, and it holds no brace of the name.
     for (const key of keyList(collectionKeys(prefix, 'we{ir}d*?[x]\\', 'pets'))) expect(key.match(/[{}]/g)).toEqual(['{', '}']);
@@ -194,14 +194,14 @@ describe('a Redis that cannot be reached', () => {
       await store.create('W', 'pets', { name: 'Rex' });
       await own.kill();
       const calls: (() => Promise<unknown>)[] = [
-        () => store.get('W', 'pets', 1),
-        () => store.get('never-written', 'pets', 1),
+        () => store.get('W', 'pets', '1'),
+        () => store.get('never-written', 'pets', '1'),
         () => store.list('never-written', 'orders', { ...ALL, limit: 5 }),
         () => store.create('W', 'pets', { name: 'Lost' }),
-        () => store.replace('W', 'pets', 1, { name: 'Lost' }),
-        () => store.put('W', 'pets', 500, { name: 'Lost' }),
-        () => store.update('W', 'pets', 1, (row) => row),
-        () => store.delete('W', 'pets', 1),
+        () => store.replace('W', 'pets', '1', { name: 'Lost' }),
+        () => store.put('W', 'pets', '500', { name: 'Lost' }, false),
+        () => store.update('W', 'pets', '1', (row) => row),
+        () => store.delete('W', 'pets', '1'),
         () => store.digest('W'),
         () => store.forget('W'),
         () => store.reset(),

@@ -92,8 +92,17 @@ describe('bindings by convention', () => {
     expect(model.operations.find((o) => o.id === id)?.binding).toMatchObject({ action, resource, idProperty, origin: 'convention' });
   });
 
-  it.each(['listTags', 'addTag', 'search', 'createJob', 'getJob'])('%s is answered from the document', async (id) => {
+  it.each(['listTags', 'addTag', 'search'])('%s is answered from the document', async (id) => {
     const model = buildApiModel(await loadDocument(CONTRACT));
     expect(model.operations.find((o) => o.id === id)?.binding.action).toBe('mock');
+  });
+
+  it.each([
+    ['createJob', 'create'],
+    ['getJob', 'read'],
+  ])('%s (UUID ids) is bound by convention: %s', async (id, action) => {
+    const model = buildApiModel(await loadDocument(CONTRACT));
+    const binding = model.operations.find((o) => o.id === id)?.binding;
+    expect(binding).toMatchObject({ action, resource: 'jobs', idProperty: 'jobId', idKind: { kind: 'uuid', clientNamed: false } });
   });
 });

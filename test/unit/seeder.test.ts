@@ -86,12 +86,12 @@ describe('the store seeds a collection on first use, unchanged by earlier writes
     const fresh = await MemoryRecordStore.open(new Seeder(model, FIXTURES, 7));
     const busy = await MemoryRecordStore.open(new Seeder(model, FIXTURES, 7));
     await busy.create(DEFAULT_WORKSPACE, 'users', { name: 'written first' });
-    await busy.delete(DEFAULT_WORKSPACE, 'users', 1);
+    await busy.delete(DEFAULT_WORKSPACE, 'users', '1');
     const all = { after: undefined, limit: 100, filters: [] };
     expect((await busy.list(DEFAULT_WORKSPACE, 'tags', all)).items).toEqual((await fresh.list(DEFAULT_WORKSPACE, 'tags', all)).items);
     // The seed itself is not changed by writes: a reset brings the deleted record back.
     await busy.reset();
-    expect(await busy.get(DEFAULT_WORKSPACE, 'users', 1)).toEqual(await fresh.get(DEFAULT_WORKSPACE, 'users', 1));
+    expect(await busy.get(DEFAULT_WORKSPACE, 'users', '1')).toEqual(await fresh.get(DEFAULT_WORKSPACE, 'users', '1'));
     expect(await busy.digest()).toBe(await fresh.digest());
   });
 

@@ -50,9 +50,9 @@ describe('workspaces, copy-on-write from one seed', () => {
   it('keeps a record created in one workspace out of every other', async () => {
     const store = await open();
     const rex = await store.create('A', 'pets', { name: 'Rex', categoryId: 1 });
-    expect(await store.get('A', 'pets', rex.id)).toEqual({ kind: 'found', row: rex });
+    expect(await store.get('A', 'pets', String(rex.id))).toEqual({ kind: 'found', row: rex });
     for (const other of ['B', DEFAULT_WORKSPACE]) {
-      expect(await store.get(other, 'pets', rex.id)).toEqual({ kind: 'not-found' });
+      expect(await store.get(other, 'pets', String(rex.id))).toEqual({ kind: 'not-found' });
       expect(await pets(store, other)).not.toContainEqual(rex);
       expect(await pets(store, other)).toHaveLength(SEEDED_PETS);
     }
@@ -61,19 +61,19 @@ describe('workspaces, copy-on-write from one seed', () => {
   it('forgets one workspace back to the seed, leaving the others', async () => {
     const store = await open();
     const seeded = await store.digest('A');
-    await store.delete('A', 'pets', 1);
+    await store.delete('A', 'pets', '1');
     const kept = await store.create('B', 'pets', { name: 'Kept' });
     await store.forget('A');
     expect(await store.digest('A')).toBe(seeded);
-    expect(await store.get('A', 'pets', 1)).toMatchObject({ kind: 'found' });
-    expect(await store.get('B', 'pets', kept.id)).toEqual({ kind: 'found', row: kept });
+    expect(await store.get('A', 'pets', '1')).toMatchObject({ kind: 'found' });
+    expect(await store.get('B', 'pets', String(kept.id))).toEqual({ kind: 'found', row: kept });
     expect(store.writes('B')).toBe(1);
   });
 
   it('forgets the default workspace too', async () => {
     const store = await open();
     const seeded = await store.digest();
-    await store.replace(DEFAULT_WORKSPACE, 'pets', 1, { name: 'Renamed' });
+    await store.replace(DEFAULT_WORKSPACE, 'pets', '1', { name: 'Renamed' });
     await store.forget(DEFAULT_WORKSPACE);
     expect(await store.digest()).toBe(seeded);
   });
@@ -82,12 +82,12 @@ describe('workspaces, copy-on-write from one seed', () => {
     const file = freshFile();
     const store = await open(file);
     await pets(store, 'reader');
-    await store.get('reader', 'pets', 1);
+    await store.get('reader', 'pets', '1');
     await store.digest('reader');
     // Misses write nothing either.
-    await store.replace('reader', 'pets', 999, { name: 'nobody' });
-    await store.delete('reader', 'pets', 999);
-    await store.update('reader', 'pets', 1, () => undefined);
+    await store.replace('reader', 'pets', '999', { name: 'nobody' });
+    await store.delete('reader', 'pets', '999');
+    await store.update('reader', 'pets', '1', () => undefined);
     // A write elsewhere rewrites the file; a read after a write keeps the read collection out of it.
     await store.create('writer', 'orders', { petId: 1 });
     await pets(store, 'writer');
@@ -100,12 +100,12 @@ describe('workspaces, copy-on-write from one seed', () => {
   it('counts each write of a workspace, and nothing else', async () => {
     const store = await open();
     const rex = await store.create('A', 'pets', { name: 'Rex' });
-    await store.replace('A', 'pets', rex.id, { name: 'Rex II' });
-    await store.put('A', 'pets', 500, { name: 'Put' });
-    await store.update('A', 'pets', 1, (pet) => ({ ...pet, name: 'Patched' }));
-    await store.delete('A', 'pets', 2);
-    await store.update('A', 'pets', 3, () => undefined);
-    await store.delete('A', 'pets', 9999);
+    await store.replace('A', 'pets', String(rex.id), { name: 'Rex II' });
+    await store.put('A', 'pets', '500', { name: 'Put' }, false);
+    await store.update('A', 'pets', '1', (pet) => ({ ...pet, name: 'Patched' }));
+    await store.delete('A', 'pets', '2');
+    await store.update('A', 'pets', '3', () => undefined);
+    await store.delete('A', 'pets', '9999');
     expect(store.writes('A')).toBe(5);
     expect(store.writes('B')).toBe(0);
     await store.forget('A');
@@ -116,10 +116,10 @@ describe('workspaces, copy-on-write from one seed', () => {
     const store = await open();
     const seeded = await store.digest();
     const rex = await store.create('A', 'pets', { name: 'Rex' });
-    await store.delete('B', 'pets', 1);
-    await store.delete(DEFAULT_WORKSPACE, 'pets', 1);
+    await store.delete('B', 'pets', '1');
+    await store.delete(DEFAULT_WORKSPACE, 'pets', '1');
     await store.reset();
-    expect(await store.get('A', 'pets', rex.id)).toEqual({ kind: 'not-found' });
+    expect(await store.get('A', 'pets', String(rex.id))).toEqual({ kind: 'not-found' });
     for (const workspace of ['A', 'B', DEFAULT_WORKSPACE]) {
       expect(await store.digest(workspace)).toBe(seeded);
       expect(store.writes(workspace)).toBe(0);
@@ -132,13 +132,13 @@ describe('workspaces on a data file', () => {
     const file = freshFile();
     const first = await open(file);
     const a = await first.create('A', 'pets', { name: 'In A' });
-    await first.delete('B', 'pets', 1);
+    await first.delete('B', 'pets', '1');
     const odd = await first.create('__proto__', 'pets', { name: 'Odd name' });
     const second = await open(file);
-    expect(await second.get('A', 'pets', a.id)).toEqual({ kind: 'found', row: a });
-    expect(await second.get('B', 'pets', a.id)).toEqual({ kind: 'not-found' });
-    expect(await second.get('B', 'pets', 1)).toEqual({ kind: 'not-found' });
-    expect(await second.get('__proto__', 'pets', odd.id)).toEqual({ kind: 'found', row: odd });
+    expect(await second.get('A', 'pets', String(a.id))).toEqual({ kind: 'found', row: a });
+    expect(await second.get('B', 'pets', String(a.id))).toEqual({ kind: 'not-found' });
+    expect(await second.get('B', 'pets', '1')).toEqual({ kind: 'not-found' });
+    expect(await second.get('__proto__', 'pets', String(odd.id))).toEqual({ kind: 'found', row: odd });
     for (const workspace of ['A', 'B', '__proto__', DEFAULT_WORKSPACE])
       expect(await second.digest(workspace)).toBe(await first.digest(workspace));
     expect((await readJson(file)).understudy).toBe(2);

@@ -1,0 +1,153 @@
+import { answerSchema, listItems, propertySchema, sendsJson } from '../openapi/bindings.js';
+import { follow, isObject } from '../openapi/json-pointer.js';
+import { isKeyed, type Binding, type IdKind, type OperationSpec, type StoreAction } from '../vocabulary/operation.js';
+import { recordIdentity, type RecordIdentity } from './record-ids.js';
+
+/**
+ * Which operations the store serves by REST conventions, where no `x-understudy` binding decides:
+ * the collections a document describes coherently, whatever their ids.
+ */
+
+const isParam = (segment: string): boolean => segment.startsWith('{') && segment.endsWith('}');
+const paramName = (segment: string): string => segment.slice(1, -1);
+
+/** `/users/{userId}/orders` → `users/orders` (scoped by `userId`); `/pets` → `pets`. */
+function collectionOf(segments: readonly string[]): { resource: string; scope: string[] } {
+  const scope = segments.filter(isParam).map(paramName);
+  const names = segments.filter((s, i) => !isParam(s) && (i === segments.length - 1 || isParam(segments[i + 1] ?? '')));
+  return { resource: scope.length === 0 ? (segments.at(-1) as string) : names.join('/'), scope };
+}
+
+const ITEM_ACTIONS: Readonly<Partial<Record<string, StoreAction>>> = { GET: 'read', PUT: 'replace', PATCH: 'patch', DELETE: 'delete' };
+
+/** A collection found so far: what its records are, for binding its other views. */
+interface Found {
+  readonly resource: string;
+  readonly identity: RecordIdentity;
+  readonly kind: IdKind;
+  /** The record schema's location, `$ref`s followed: another GET answering a list of these is a view. */
+  readonly recordAt: string;
+}
+
+/**
+ * Operations without an explicit `x-understudy` binding follow REST conventions, and only where the
+ * document describes a collection coherently: a path `/things` (or `/users/{id}/things`) whose
+ * records are objects with an id (record-ids.ts: the item path's parameter name, `id`, `uuid`…,
+ * of any kind: whole numbers, UUIDs, other strings). GET on it lists when it answers an array (or an
+ * envelope holding one) of such records; POST creates when its answer describes such a record; GET,
+ * PUT, PATCH and DELETE on `/things/{x}` read, replace, patch and delete. Another GET with no path
+ * parameter that answers a list of the same records (`/pet/findByStatus`) lists the same collection.
+ * Anything else is answered from the document.
+ */
+export function inferBindings(document: unknown, operations: OperationSpec[]): OperationSpec[] {
+  const byPath = new Map<string, OperationSpec[]>();
+  for (const op of operations) {
+    const same = byPath.get(op.pathTemplate);
+    if (same) same.push(op);
+    else byPath.set(op.pathTemplate, [op]);
+  }
+  // Each collection path's item path (`/things` → `/things/{id}`), the first in the document.
+  const itemPaths = new Map<string, string>();
+  for (const p of byPath.keys()) {
+    const slash = p.lastIndexOf('/');
+    if (/^\{[^}/]+\}$/.test(p.slice(slash + 1)) && !itemPaths.has(p.slice(0, slash))) itemPaths.set(p.slice(0, slash), p);
+  }
+  const decided = new Map<OperationSpec, Binding>();
+  const found: Found[] = [];
+  for (const [path, ops] of byPath) {
+    const segments = path.split('/').filter(Boolean);
+    if (segments.length === 0 || isParam(segments.at(-1) as string)) continue;
+    const itemPath = itemPaths.get(path);
+    const itemParam = itemPath === undefined ? undefined : paramName(itemPath.slice(path.length + 1));
+    const items = itemPath === undefined ? [] : (byPath.get(itemPath) ?? []);
+    const { resource, scope } = collectionOf(segments);
+    const recordOf = (op: OperationSpec | undefined, list: boolean): { value: Record<string, unknown>; pointer: string } | undefined => {
+      const answer = op && answerSchema(document, op);
+      return answer && list ? listItems(document, answer.value, answer.pointer) : answer;
+    };
+    const identityOf = (op: OperationSpec | undefined, list: boolean): RecordIdentity | undefined => {
+      const record = recordOf(op, list);
+      return record ? recordIdentity(document, record.value, record.pointer, itemParam, resource) : undefined;
+    };
+    const list = ops.find((op) => op.method === 'GET');
+    const read = items.find((op) => op.method === 'GET');
+    const identity = identityOf(list, true) ?? identityOf(read, false);
+    if (identity === undefined) continue;
+    const sameId = (op: OperationSpec | undefined, isList: boolean): boolean => identityOf(op, isList)?.property === identity.property;
+    const create = ops.find((op) => op.method === 'POST' && op.requestBody !== undefined);
+    const kind: IdKind =
+      isKeyed(identity.kind) && create !== undefined && writesProperty(document, create, identity.property)
+        ? { ...identity.kind, clientNamed: true }
+        : identity.kind;
+    const bind = (op: OperationSpec, action: StoreAction): void => {
+      if (op.binding.origin !== 'none') return;
+      const binding: Binding = { action, origin: 'convention', resource, scope, idProperty: identity.property };
+      decided.set(op, isKeyed(kind) ? { ...binding, idKind: kind } : binding);
+    };
+    if (list && sameId(list, true)) bind(list, 'list');
+    if (create && sameId(create, false)) bind(create, 'create');
+    for (const op of items) {
+      const action = ITEM_ACTIONS[op.method];
+      // An item answer that is not the record (a GET answering something else) is the document's.
+      const silent = action !== 'read' && answerSchema(document, op) === undefined;
+      const answersRecord = action === 'delete' || silent || sameId(op, false);
+      if (action && answersRecord) bind(op, action);
+    }
+    const record = recordOf(list, true) ?? recordOf(read, false);
+    if (scope.length === 0 && record) found.push({ resource, identity, kind, recordAt: follow(document, record.pointer).pointer });
+  }
+  bindViews(document, operations, found, decided, (f) => ({
+    action: 'list',
+    origin: 'convention',
+    resource: f.resource,
+    scope: [],
+    idProperty: f.identity.property,
+    ...(isKeyed(f.kind) ? { idKind: f.kind } : {}),
+  }));
+  return operations.map((op) => {
+    const binding = decided.get(op);
+    if (binding) return { ...op, binding };
+    if (op.binding.origin !== 'document' || op.binding.resource === undefined) return op;
+    // Explicit bindings: records keep `id`, and a nested path scopes them by its parent parameters.
+    const params = op.pathTemplate.split('/').filter(isParam).map(paramName);
+    const single = op.binding.action !== 'list' && op.binding.action !== 'create';
+    return { ...op, binding: { ...op.binding, scope: single ? params.slice(0, -1) : params, idProperty: 'id' } };
+  });
+}
+
+/**
+ * Other views of a top-level collection: a GET with no path parameter, bound to nothing yet, that
+ * answers a list of the collection's very records (the same schema): `/pet/findByStatus` and
+ * `/pet/findByTags` list the pets `/pet/{petId}` reads, their query parameters filtering them.
+ */
+function bindViews(
+  document: unknown,
+  operations: readonly OperationSpec[],
+  found: readonly Found[],
+  decided: Map<OperationSpec, Binding>,
+  binding: (f: Found) => Binding,
+): void {
+  if (found.length === 0) return;
+  for (const op of operations) {
+    if (op.method !== 'GET' || op.binding.origin !== 'none' || decided.has(op) || op.pathTemplate.includes('{')) continue;
+    const answer = answerSchema(document, op);
+    const items = answer && listItems(document, answer.value, answer.pointer);
+    if (!items) continue;
+    const at = follow(document, items.pointer).pointer;
+    const matches = found.filter((f) => f.recordAt === at);
+    // One collection only: two collections of the same records would make the view ambiguous.
+    if (matches.length === 1) decided.set(op, binding(matches[0] as Found));
+  }
+}
+
+/** Whether a create's JSON body lets the client write the record's id property (not `readOnly`). */
+function writesProperty(document: unknown, op: OperationSpec, property: string): boolean {
+  const media = op.requestBody?.content.find((m) => sendsJson(m));
+  if (media?.schemaPointer === undefined) return false;
+  const { value, pointer } = follow(document, media.schemaPointer);
+  if (!isObject(value)) return false;
+  const prop = propertySchema(document, value, pointer, property);
+  if (!prop) return false;
+  const target = typeof prop.$ref === 'string' ? follow(document, prop.$ref).value : prop;
+  return !(isObject(target) && target.readOnly === true);
+}
