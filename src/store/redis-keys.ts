@@ -5,23 +5,21 @@
  *   {prefix}rec{<workspace>/<collection>}:ids      sorted set: key scored by row number (keyset paging)
  *   {prefix}rec{<workspace>/<collection>}:seq      the row-number counter (INCR)
  *   {prefix}rec{<workspace>/<collection>}:adopted  present once the workspace owns the collection
- *   {prefix}rec{<workspace>/<collection>}:mint     the counter new keys are minted from (keyed collections)
  *   {prefix}ws{<workspace>}:collections            set: the collections the workspace owns
  *   {prefix}ws{<workspace>}:writes                 records written since it was last forgotten
  *
  * A record's key is its row number as text in a collection of whole-number ids (vocabulary/record.ts).
- * The braces are Redis Cluster hash tags: the five keys of one (workspace, collection) hash to one
+ * The braces are Redis Cluster hash tags: the four keys of one (workspace, collection) hash to one
  * slot, so one script can change them all atomically. Names are escaped (below), so no workspace or
  * collection name can end a tag early, run two names together, or act as a SCAN wildcard.
  */
 
-/** The keys of one workspace's collection, in the order every script takes them (KEYS[1..5]). */
+/** The keys of one workspace's collection, in the order every script takes them (KEYS[1..4]). */
 export interface CollectionKeys {
   readonly rows: string;
   readonly ids: string;
   readonly seq: string;
   readonly adopted: string;
-  readonly mint: string;
 }
 
 export interface WorkspaceKeys {
@@ -40,14 +38,13 @@ export const collectionKeys = (prefix: string, workspace: string, collection: st
 };
 
 /** The four keys as a list, for a script call or one UNLINK (one slot: atomic). */
-export const keyList = (keys: CollectionKeys): readonly string[] => [keys.rows, keys.ids, keys.seq, keys.adopted, keys.mint];
+export const keyList = (keys: CollectionKeys): readonly string[] => [keys.rows, keys.ids, keys.seq, keys.adopted];
 
 const keysUnder = (base: string): CollectionKeys => ({
   rows: `${base}rows`,
   ids: `${base}ids`,
   seq: `${base}seq`,
   adopted: `${base}adopted`,
-  mint: `${base}mint`,
 });
 
 export const workspaceKeys = (prefix: string, workspace: string): WorkspaceKeys => {

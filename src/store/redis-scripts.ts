@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
  * The Redis record store's server-side steps. Each runs as one Lua script, so a record, the
  * row-number index beside it and the counter never disagree, and a collection's adoption (the seed
  * copied in the first time a workspace writes it) happens once however many replicas race for it.
- * Every script takes the collection's keys (redis-keys.ts: one hash tag, one slot) as KEYS[1..5].
+ * Every script takes the collection's keys (redis-keys.ts: one hash tag, one slot) as KEYS[1..4].
  *
  * Records are stored under their key (the row number as text in a numbered collection) and travel
  * as JSON made in JavaScript, stored byte for byte: Lua never decodes one (cjson would reorder keys,
@@ -61,13 +61,14 @@ end
 `;
 
 /**
- * ARGV: the fields as a JSON object; the key ('' to number the record) and the key as JSON; the
- * adoption arguments. A numbered record takes the counter's next number that no record holds (one
- * `put` under a higher number is skipped, never reused while it stands: the memory store's rule); a
- * keyed one the counter's next number, unless its key is taken: then nothing is written ('taken').
+ * ARGV: the fields as a JSON object; the key ('' to number the record), the key as JSON and the row
+ * number RESERVE gave it ('' to take the counter's next); the adoption arguments. A numbered record
+ * takes the counter's next number that no record holds (one `put` under a higher number is skipped,
+ * never reused while it stands: the memory store's rule). A keyed record whose key is taken writes
+ * nothing ('taken', with the record that holds it).
  */
 const CREATE = `${OWN}
-local halt, state = own(4, false)
+local halt, state = own(5, false)
 if halt then return halt end
 local key = ARGV[2]
 local number
@@ -78,12 +79,24 @@ if key == '' then
 else
   local held = redis.call('HGET', rows, key)
   if held then return {'taken', state, held} end
-  number = string.format('%d', redis.call('INCR', seq))
+  number = ARGV[4]
+  if number == '' then number = string.format('%d', redis.call('INCR', seq)) end
 end
 local json = row_json(number, ARGV[3], ARGV[1])
 redis.call('HSET', rows, key, json)
 redis.call('ZADD', ids, number, key)
 return {'ok', state, json}
+`;
+
+/**
+ * The adoption arguments only. Takes the counter's next row number for a keyed record whose key is
+ * minted from it (the memory store mints from the row number too, so both mint the same keys); a
+ * number a taken key used is not given again.
+ */
+const RESERVE = `${OWN}
+local halt, state = own(1, false)
+if halt then return halt end
+return {'ok', state, string.format('%d', redis.call('INCR', seq))}
 `;
 
 /**
@@ -189,6 +202,7 @@ export class RedisScript {
 
 export const SCRIPTS = {
   create: new RedisScript(CREATE),
+  reserve: new RedisScript(RESERVE),
   replace: new RedisScript(REPLACE),
   put: new RedisScript(PUT),
   update: new RedisScript(UPDATE),
@@ -197,13 +211,13 @@ export const SCRIPTS = {
   page: new RedisScript(PAGE),
 } as const;
 
-export type WriteScript = (typeof SCRIPTS)['create' | 'replace' | 'put' | 'update' | 'delete'];
+export type WriteScript = (typeof SCRIPTS)['create' | 'reserve' | 'replace' | 'put' | 'update' | 'delete'];
 
 /** What a write or a `get` answered. `state`: 0 the workspace does not own the collection, 1 it does, 2 it adopted it in this call. */
 export interface Reply {
   readonly status: 'ok' | 'missing' | 'stale' | 'taken' | 'needs-adopt' | 'seed';
   readonly state: 0 | 1 | 2;
-  /** The row's JSON: the one written, removed, found, or (stale, taken) stored now. */
+  /** The row's JSON: the one written, removed, found, or (stale, taken) stored now; a reserved row number. */
   readonly json: string | undefined;
 }
 

@@ -127,24 +127,24 @@ export class RedisRecordStore implements RecordStore {
   }
 
   /**
-   * A numbered record takes the next row number in its script. A keyed one is minted here, from a
-   * counter of the collection's own in Redis (`mint`: the same salt on every replica gives the same
-   * key), and tried until no record holds it (a client may have chosen it).
+   * A numbered record takes the next row number in its script. A keyed one first reserves its row
+   * number, then is created under the key minted from it, as the memory store mints (so both stores
+   * give the same keys); while the key is taken, the next number is reserved and minted from.
    */
   async create(workspace: string, collection: string, fields: Readonly<Record<string, unknown>>, mint?: MintKey): Promise<Row> {
     const body = bodyJson(fields);
-    if (mint === undefined) return toRow(written(await this.write(workspace, collection, SCRIPTS.create, [body, '', ''], undefined)));
-    const counter = this.keys(workspace, collection).mint;
-    for (let attempt = 0; attempt < MINT_ATTEMPTS; attempt++) {
-      const key = mint(`r${await this.redis.incr(counter)}`);
-      const reply = await this.write(workspace, collection, SCRIPTS.create, [body, key, JSON.stringify(key)], undefined);
+    if (mint === undefined) return toRow(written(await this.write(workspace, collection, SCRIPTS.create, [body, '', '', ''], undefined)));
+    for (let attempt = 0; attempt <= MINT_ATTEMPTS; attempt++) {
+      const number = written(await this.write(workspace, collection, SCRIPTS.reserve, [], undefined));
+      const key = mint(number);
+      const reply = await this.write(workspace, collection, SCRIPTS.create, [body, key, JSON.stringify(key), number], undefined);
       if (reply.status === 'ok') return toRow(written(reply));
     }
     throw new Error(`no free key for a new ${collection} record after ${MINT_ATTEMPTS} tries`);
   }
 
   async insert(workspace: string, collection: string, key: string, fields: Readonly<Record<string, unknown>>): Promise<Inserted> {
-    const reply = await this.write(workspace, collection, SCRIPTS.create, [bodyJson(fields), key, JSON.stringify(key)], undefined);
+    const reply = await this.write(workspace, collection, SCRIPTS.create, [bodyJson(fields), key, JSON.stringify(key), ''], undefined);
     return { kind: reply.status === 'ok' ? 'created' : 'taken', row: toRow(written(reply)) };
   }
 
