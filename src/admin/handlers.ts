@@ -6,6 +6,7 @@ import type { Limiter } from '../limits/limiter.js';
 import type { RuleStore } from '../rules/rule-store.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody } from '../vocabulary/errors.js';
+import { stateModel } from '../resources/model.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { journalHandlers, type JournalCapability } from './journal-handlers.js';
@@ -107,6 +108,7 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
       return ok({ id: record.id, ...(await c.limiter.inspect(record, c.clocks.of(record.workspace).now())) });
     },
     getStatus: () => Promise.resolve(ok(c.status())),
+    getModel: () => Promise.resolve(ok(stateModel(c.api().model))),
     reloadSandbox: async () => {
       const outcome = await c.reload();
       if (outcome.ok) return ok(outcome);

@@ -8,11 +8,15 @@ import { createSandboxServer, drain } from '../http/server.js';
 import { safeUrl } from '../replicas/safe-url.js';
 import { requestLogger } from './request-log.js';
 import { startupReport } from './startup-report.js';
+import { explain, stateSummary } from './explain.js';
+import { stateModel } from '../resources/model.js';
+import { DEFAULT_CONFIG } from '../config/defaults.js';
 import type { FileWatch } from './watch-files.js';
 
 const HELP = `understudy: a spec-driven sandbox server
 
 Usage: understudy [options]
+       understudy explain [--spec FILE] [--json]   what the sandbox keeps, and what it answers from the document
 
 Serves an OpenAPI document like its production deployment: validates every request, authenticates
 API keys bound to plans, enforces each plan's rate limits, and answers statefully from a seeded
@@ -69,6 +73,14 @@ function surviveFailedOutput(): void {
 
 async function main(): Promise<number> {
   surviveFailedOutput();
+  if (process.argv[2] === 'explain') {
+    try {
+      return await explain(process.argv.slice(3), (text) => process.stdout.write(text), DEFAULT_CONFIG.spec);
+    } catch (error) {
+      process.stderr.write(`understudy explain: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
   let values;
   try {
     ({ values } = parseArgs({
@@ -145,6 +157,7 @@ async function main(): Promise<number> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   process.stdout.write(report.summary(sandbox.model));
+  process.stdout.write(stateSummary(stateModel(sandbox.model)));
   process.stdout.write(
     `understudy: serving ${sandbox.model.title} ${sandbox.model.version} at http://${host}:${port}${sandbox.basePath}\n`,
   );

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
-import { auth, EDGES, testSandbox } from '../support/sandbox.js';
+import { ADMIN_TOKEN, auth, EDGES, testSandbox } from '../support/sandbox.js';
 
 const SPEC = new URL('../documents/any-ids.yaml', import.meta.url).pathname;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -125,5 +125,34 @@ describe.each(EDGES)('any ids through the $name', ({ make }) => {
     expect((await get('/user/grace/posts')).body).toEqual([created.body]);
     expect((await get('/user/alan/posts')).body).toEqual([]);
     expect((await get(`/user/alan/posts/${id}`)).status).toBe(404);
+  });
+});
+
+describe('GET /__sandbox/model', () => {
+  it('lists each collection with its id kind, and the undeclared 404s', async () => {
+    const sandbox = await testSandbox({ spec: SPEC, fixtures: null });
+    const res = await request(EDGES[0]?.make(sandbox) as App)
+      .get('/__sandbox/model')
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`);
+    expect(res.status).toBe(200);
+    const customers = (res.body as { collections: { name: string }[] }).collections.find((c) => c.name === 'customers');
+    expect(customers).toEqual({
+      name: 'customers',
+      scope: [],
+      idProperty: 'id',
+      idKind: 'string',
+      ids: 'a minted string prefixed cus_',
+      views: [
+        { operationId: 'listCustomers', method: 'GET', path: '/customers', action: 'list' },
+        { operationId: 'createCustomer', method: 'POST', path: '/customers', action: 'create' },
+        { operationId: 'getCustomer', method: 'GET', path: '/customers/{customer}', action: 'read' },
+        { operationId: 'deleteCustomer', method: 'DELETE', path: '/customers/{customer}', action: 'delete' },
+      ],
+      filters: ['tier'],
+      paging: 'limit (first page only)',
+      explicit: false,
+    });
+    expect(res.body.undeclaredNotFound).toEqual(expect.arrayContaining(['deleteBooking', 'getCustomer', 'getUser']));
+    expect(res.body.undeclaredNotFound).not.toContain('getBooking');
   });
 });

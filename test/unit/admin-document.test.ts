@@ -12,6 +12,7 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'pat
 const EXPECTED = [
   'POST /reset resetSandbox',
   'GET /status getStatus',
+  'GET /model getModel',
   'POST /reload reloadSandbox',
   'GET /clock getClock',
   'POST /clock advanceClock',
