@@ -1,28 +1,17 @@
-import type { Lookup, RecordStore } from '../store/record-store.js';
+import type { Lookup } from '../store/record-store.js';
 import { keyOf, SCOPE_FIELD, type MintKey, type Row } from '../vocabulary/record.js';
 import { slugMinter } from '../resources/mint-id.js';
 import { isObject } from '../openapi/json-pointer.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody } from '../vocabulary/errors.js';
-import { recordJson } from '../vocabulary/json-text.js';
 import type { Responded, SandboxResponse } from '../vocabulary/exchange.js';
-import { wrapPage } from './envelope.js';
 import { applyPatch } from './apply-patch.js';
+import { answer, shown, type DispatchContext } from './context.js';
+import { list } from './list.js';
 import { completeRecord, forAnswer, pick, scopeOf, serverFields } from './records.js';
 import type { ResolvedBinding } from './resolve-binding.js';
 
-export interface DispatchContext {
-  readonly store: RecordStore;
-  /** The caller's workspace: the records it reads and writes. */
-  readonly workspace: string;
-  readonly basePath: string;
-  /** The request's query as received, to carry into `Link: rel="next"`. */
-  readonly rawQuery: ReadonlyMap<string, readonly string[]>;
-  /** The answer from the document, for operations with no state behind them. */
-  readonly generatedAnswer: () => SandboxResponse;
-  /** Now on the caller's workspace clock (Unix ms): what record timestamps are set from. */
-  readonly now: number;
-}
+export type { DispatchContext } from './context.js';
 
 /** How the journal names each change (`replaced pets/3`). */
 const PAST: Readonly<Record<'delete' | 'replace' | 'patch', string>> = { delete: 'deleted', replace: 'replaced', patch: 'updated' };
@@ -115,17 +104,6 @@ const scoped = <T extends Readonly<Record<string, unknown>>>(record: T, scope: s
 const isRowNumber = (key: string): boolean => /^[1-9]\d{0,15}$/.test(key) && Number.isSafeInteger(Number(key));
 
 /**
- * The operation's answer: its body in the operation's media type, none on a 204 or where it declares
- * none; with the change it made to the store, if any, as the journal names it (`created pets/17`).
- */
-function answer(binding: ResolvedBinding, status: number, body: unknown, headers: Record<string, string> = {}, change?: string): Responded {
-  const { mediaType } = binding;
-  if (mediaType === undefined || status === 204) return change === undefined ? { status, headers } : { status, headers, change };
-  const typed = mediaType === 'application/json' ? headers : { ...headers, 'content-type': mediaType };
-  return change === undefined ? { status, headers: typed, body } : { status, headers: typed, body, change };
-}
-
-/**
  * The record with its server-kept timestamps set from the workspace's clock: on a create every one,
  * on a replace or patch the `updated` ones (the `created` ones are kept from the stored record).
  */
@@ -154,54 +132,6 @@ function taken(resource: string, key: string): SandboxResponse {
   return { status: 409, headers: {}, body: errorBody('resource_exists', `A ${resource} record has id ${key} already`) };
 }
 
-/** A row as a read answers it, its JSON text made once for every read that shows it. */
-function shown(binding: ResolvedBinding, row: Row): Readonly<Record<string, unknown>> {
-  const body = forAnswer(binding, row);
-  recordJson(body);
-  return body;
-}
-
-async function list(
-  binding: ResolvedBinding,
-  input: ValidInput,
-  ctx: DispatchContext,
-  scope: string | undefined,
-): Promise<SandboxResponse> {
-  const limit = binding.limitParam ? (input.query[binding.limitParam] as number | undefined) : undefined;
-  const rawAfter = binding.afterParam ? input.query[binding.afterParam] : undefined;
-  const after = rawAfter === undefined ? undefined : Number(rawAfter);
-  if (after !== undefined && !(Number.isSafeInteger(after) && after >= 0)) {
-    const location = `query.${binding.afterParam ?? 'after'}`;
-    return {
-      status: 400,
-      headers: {},
-      body: errorBody('validation_failed', `Invalid request: ${location}`, [{ location, message: 'is not a cursor this API issued' }]),
-    };
-  }
-  const filters = binding.filters.filter((name) => input.query[name] !== undefined).map((name) => [name, input.query[name]] as const);
-  const scoped = scope === undefined ? filters : [...filters, [SCOPE_FIELD, scope] as const];
-  const envelope = binding.envelope;
-  const page = await ctx.store.list(ctx.workspace, binding.operation.binding.resource ?? '', {
-    after,
-    limit: limit ?? binding.pageSize,
-    filters: scoped,
-    count: envelope?.total !== undefined,
-  });
-  const headers: Record<string, string> = {};
-  const next = page.nextAfter !== undefined && binding.afterParam ? nextUrl(ctx, binding, input.path, page.nextAfter) : undefined;
-  if (next !== undefined) headers.link = `<${next}>; rel="next"`;
-  const items: Readonly<Record<string, unknown>>[] = [];
-  for (const row of page.items) items.push(shown(binding, row));
-  if (!envelope) return answer(binding, binding.successStatus, items, headers);
-  const base = ctx.generatedAnswer().body;
-  return answer(
-    binding,
-    binding.successStatus,
-    wrapPage(envelope, base, { items, nextAfter: page.nextAfter, nextUrl: next, total: page.total }),
-    headers,
-  );
-}
-
 /** The path template with the request's own path parameters, and the record's id last. */
 function itemUrl(binding: ResolvedBinding, path: Readonly<Record<string, unknown>>, key: string): string {
   const id = encodeURIComponent(key);
@@ -211,20 +141,4 @@ function itemUrl(binding: ResolvedBinding, path: Readonly<Record<string, unknown
   if (last !== -1 && template.indexOf('{') === last) return template.slice(0, last) + id + template.slice(template.indexOf('}', last) + 1);
   const filled = template.slice(0, last).replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])));
   return filled + template.slice(last).replace(/\{[^}]+\}/, id);
-}
-
-/** The URL of the next page: the same query, with the cursor moved past this page (RFC 8288 §3.2). */
-function nextUrl(ctx: DispatchContext, binding: ResolvedBinding, path: Readonly<Record<string, unknown>>, nextAfter: number): string {
-  const parts: string[] = [];
-  for (const [name, values] of ctx.rawQuery) {
-    if (name === binding.afterParam) continue;
-    for (const value of values) parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
-  }
-  parts.push(`${encodeURIComponent(binding.afterParam ?? 'after')}=${nextAfter}`);
-  const template = binding.operation.pathTemplate;
-  // A top-level collection's path has no parameter to fill in.
-  const route = template.includes('{')
-    ? template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])))
-    : template;
-  return `${ctx.basePath}${route}?${parts.join('&')}`;
 }

@@ -63,8 +63,8 @@ const typesOf = (schema: JsonObject): readonly unknown[] => (Array.isArray(schem
 
 export interface PageFacts {
   readonly items: readonly unknown[];
-  /** The cursor of the next page, or undefined on the last one. */
-  readonly nextAfter: number | undefined;
+  /** The next page's cursor, offset or page number, or undefined on the last page. */
+  readonly next: string | number | undefined;
   /** The URL of the next page, when the operation declares a cursor parameter. */
   readonly nextUrl: string | undefined;
   readonly total: number | undefined;
@@ -86,15 +86,17 @@ export function wrapPage(envelope: Envelope, base: unknown, page: PageFacts): Re
   };
   const { next } = envelope;
   const nextValue =
-    page.nextAfter === undefined
+    page.next === undefined
       ? undefined
       : next?.kind === 'url'
         ? page.nextUrl
         : next?.kind === 'string'
-          ? String(page.nextAfter)
-          : page.nextAfter;
+          ? String(page.next)
+          : typeof page.next === 'number'
+            ? page.next
+            : undefined;
   set(next, nextValue, next?.kind === 'integer' ? 0 : '');
   set(envelope.total, page.total, 0);
-  set(envelope.hasMore, page.nextAfter !== undefined, false);
+  set(envelope.hasMore, page.next !== undefined, false);
   return Object.fromEntries(Object.entries(out).filter(([name]) => !dropped.has(name)));
 }

@@ -5,6 +5,7 @@ import { isKeyed, type ApiModel, type OperationSpec } from '../vocabulary/operat
 import type { MintKey } from '../vocabulary/record.js';
 import { minter } from '../resources/mint-id.js';
 import { envelopeOf, type Envelope } from './envelope.js';
+import { pagingParams, pagingStyle, type PagingStyle } from './paging-style.js';
 
 /** What dispatch needs to know about one operation, worked out once at start-up. */
 export interface ResolvedBinding {
@@ -17,11 +18,8 @@ export interface ResolvedBinding {
   readonly mediaType: string | undefined;
   /** list: query parameters that filter by a record field of the same name. */
   readonly filters: readonly string[];
-  /** list: the page-size and keyset-cursor parameter names, when the operation declares them. */
-  readonly limitParam: string | undefined;
-  readonly afterParam: string | undefined;
-  /** list: the page size when the request gives none (the limit's `default`, within its `maximum`). */
-  readonly pageSize: number;
+  /** list: how it pages (its cursor, offset or page parameter, and its page size). */
+  readonly paging: PagingStyle;
   /** list: the envelope the page is wrapped in (`{data: [...], next}`), or undefined for a bare array. */
   readonly envelope: Envelope | undefined;
   /** create/replace/patch: the record fields a client may set (the request schema's, less readOnly ones). */
@@ -76,8 +74,6 @@ export interface ResolvedBinding {
   readonly timestamps: { readonly created: readonly string[]; readonly updated: readonly string[] };
 }
 
-const DEFAULT_PAGE_SIZE = 20;
-
 const readsOf = new WeakMap<ApiModel, ReadonlyMap<string, OperationSpec>>();
 
 /** Each collection's read operation (the first), per model: looked up once per operation, so a map, not a scan. */
@@ -95,22 +91,15 @@ function readOperations(model: ApiModel): ReadonlyMap<string, OperationSpec> {
 }
 
 export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBinding {
-  const pagination = op.binding.pagination ?? {};
   const query = op.parameters.filter((p) => p.in === 'query');
-  const queryNames = new Set(query.map((p) => p.name));
-  const declared = (name: string | undefined, fallback: string): string | undefined => {
-    const chosen = name ?? fallback;
-    return queryNames.has(chosen) ? chosen : undefined;
-  };
-  const limitParam = declared(pagination.limit, 'limit');
-  const afterParam = declared(pagination.after, 'after') ?? (pagination.after === undefined ? declared(undefined, 'cursor') : undefined);
+  const paging = pagingStyle(model.document, query, op.binding.pagination);
+  const reserved = new Set(pagingParams(paging));
   const response = answerResponse(op.responses);
   const media = answerMedia(response);
   const recordPointer = recordPointerOf(model, op, media?.schemaPointer);
   const fields = propertiesOf(model.document, recordPointer, true);
   const itemOp = op.binding.resource === undefined ? undefined : readOperations(model).get(op.binding.resource);
   const writable = op.requestBody ? writableFields(model, op, op.binding.action === 'patch' ? recordPointer : undefined) : undefined;
-  const limitSchema = limitParam ? query.find((p) => p.name === limitParam)?.schemaPointer : undefined;
   const hidden = op.binding.resource === undefined ? NONE : writeOnlyFields(model, op.binding.resource);
   const mint = op.binding.resource === undefined ? undefined : minter(op.binding.idKind, op.binding.resource);
   let sample: string | number | undefined;
@@ -119,10 +108,8 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
     document: model.document,
     successStatus: answerStatus(response),
     mediaType: media?.mediaType,
-    filters: op.binding.action === 'list' ? [...queryNames].filter((n) => n !== limitParam && n !== afterParam && fields.has(n)) : [],
-    limitParam,
-    afterParam,
-    pageSize: pageSizeOf(model.document, limitSchema),
+    filters: op.binding.action === 'list' ? query.map((p) => p.name).filter((n) => !reserved.has(n) && fields.has(n)) : [],
+    paging,
     envelope: op.binding.action === 'list' && sendsJson(media) ? envelopeOf(model.document, media?.schemaPointer) : undefined,
     writable,
     idParam: op.parameters.filter((p) => p.in === 'path').at(-1)?.name,
@@ -187,14 +174,6 @@ function propertySchema(
     if (found) return found;
   }
   return undefined;
-}
-
-/** The page size when none is asked for: the limit's `default`, never above its `maximum`. */
-function pageSizeOf(document: unknown, pointer: string | undefined): number {
-  const schema = pointer === undefined ? undefined : follow(document, pointer).value;
-  if (!isObject(schema)) return DEFAULT_PAGE_SIZE;
-  const size = typeof schema.default === 'number' ? schema.default : DEFAULT_PAGE_SIZE;
-  return typeof schema.maximum === 'number' ? Math.min(size, schema.maximum) : size;
 }
 
 function recordPointerOf(model: ApiModel, op: OperationSpec, pointer: string | undefined): string | undefined {

@@ -84,13 +84,12 @@ function collectionModel(model: ApiModel, name: string, ops: readonly OperationS
   const kind: IdKind = first.binding.idKind ?? { kind: 'integer' };
   const lists = ops.filter((op) => op.binding.action === 'list').map((op) => resolveBinding(model, op));
   const filters = [...new Set(lists.flatMap((b) => b.filters))];
-  const paging = lists.map((b) =>
-    b.afterParam !== undefined
-      ? `${b.limitParam ?? 'no page size'} + ${b.afterParam} (keyset)`
-      : b.limitParam !== undefined
-        ? `${b.limitParam} (first page only)`
-        : `none (${b.pageSize} records a page)`,
-  );
+  const paging = lists.map(({ paging: p }) => {
+    const size = p.size ?? `${p.pageSize} a page`;
+    if (p.kind === 'none') return p.size === undefined ? `none (the first ${p.pageSize} records)` : `${p.size} (first page only)`;
+    const style = { after: 'after a record', token: 'opaque cursor', offset: 'offset', page: 'page number' }[p.kind];
+    return `${size} + ${p.param} (${style})`;
+  });
   return {
     name,
     scope: first.binding.scope ?? [],
@@ -121,7 +120,7 @@ function idsInWords(kind: IdKind): string {
 function reasonFor(model: ApiModel, op: OperationSpec): string {
   if (op.binding.origin === 'document') return 'x-understudy says mock';
   const response = answerResponse(op.responses);
-  if (response === undefined || !response.status.startsWith('2')) return 'declares no success response';
+  if (!response?.status.startsWith('2')) return 'declares no success response';
   const media = answerMedia(response);
   if (media === undefined) return op.method === 'DELETE' ? 'no collection holds what it deletes' : 'answers no content';
   if (!sendsJson(media)) return `answers ${media.mediaType}, not JSON`;
@@ -129,10 +128,9 @@ function reasonFor(model: ApiModel, op: OperationSpec): string {
   if (answer === undefined) return 'answers no object schema';
   const items = listItems(model.document, answer.value, answer.pointer);
   if (answer.value.type === 'array' || answer.value.items !== undefined) {
-    const type = items?.value.type;
-    return items === undefined || (type !== undefined && type !== 'object')
-      ? `answers an array of ${String(type ?? 'values')}`
-      : 'lists records no collection path describes';
+    const type = typeof items?.value.type === 'string' ? items.value.type : undefined;
+    if (items !== undefined && (type === undefined || type === 'object')) return 'lists records no collection path describes';
+    return `answers an array of ${type === undefined ? 'values' : `${type}s`}`;
   }
   if (op.pathTemplate.split('/').filter(Boolean).length === 0) return 'the root path is no collection';
   return 'no collection path (/things, /things/{id}) answers these records with an id';

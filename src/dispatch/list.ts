@@ -1,0 +1,127 @@
+import type { ValidInput } from '../validation/request-validator.js';
+import { errorBody } from '../vocabulary/errors.js';
+import type { SandboxResponse } from '../vocabulary/exchange.js';
+import { keyOf, SCOPE_FIELD, type Row } from '../vocabulary/record.js';
+import { answer, shown, type DispatchContext } from './context.js';
+import { wrapPage } from './envelope.js';
+import type { ResolvedBinding } from './resolve-binding.js';
+
+/**
+ * A list: the stored records that pass the request's filters, one page of them in the operation's
+ * own paging style (paging-style.ts), with `Link: rel="next"` (RFC 8288) and, in an envelope, the
+ * next cursor, `has_more` and `total` filled from the store. Walking the next links visits every
+ * matching record once: cursors continue after a row number, which never changes.
+ */
+export async function list(
+  binding: ResolvedBinding,
+  input: ValidInput,
+  ctx: DispatchContext,
+  scope: string | undefined,
+): Promise<SandboxResponse> {
+  const { paging } = binding;
+  const asked = paging.size === undefined ? undefined : input.query[paging.size];
+  const size = typeof asked === 'number' ? asked : typeof asked === 'string' && /^\d+$/.test(asked) ? Number(asked) : paging.pageSize;
+  const filters = binding.filters.filter((name) => input.query[name] !== undefined).map((name) => [name, input.query[name]] as const);
+  const scoped = scope === undefined ? filters : [...filters, [SCOPE_FIELD, scope] as const];
+  const start = await startOf(binding, input, ctx, scope, size);
+  if (start.kind === 'refused') return start.answer;
+  const envelope = binding.envelope;
+  const page = await ctx.store.list(ctx.workspace, binding.operation.binding.resource ?? '', {
+    after: start.after,
+    limit: start.skip + size,
+    filters: scoped,
+    count: envelope?.total !== undefined,
+  });
+  const rows = start.skip === 0 ? page.items : page.items.slice(start.skip);
+  const next = page.nextAfter === undefined ? undefined : nextCursor(binding, start, size, rows.at(-1));
+  const headers: Record<string, string> = {};
+  const url = next === undefined || paging.kind === 'none' ? undefined : nextUrl(ctx, binding, input.path, paging.param, String(next));
+  if (url !== undefined) headers.link = `<${url}>; rel="next"`;
+  const items: Readonly<Record<string, unknown>>[] = [];
+  for (const row of rows) items.push(shown(binding, row));
+  if (!envelope) return answer(binding, binding.successStatus, items, headers);
+  const base = ctx.generatedAnswer().body;
+  return answer(binding, binding.successStatus, wrapPage(envelope, base, { items, next, nextUrl: url, total: page.total }), headers);
+}
+
+type Start =
+  | { readonly kind: 'start'; readonly after: number | undefined; readonly skip: number; readonly at: number }
+  | { readonly kind: 'refused'; readonly answer: SandboxResponse };
+
+const FIRST = { kind: 'start', after: undefined, skip: 0, at: 0 } as const;
+
+/** Where the page starts: after a row number (a cursor), or after skipping matches (an offset, a page number). */
+async function startOf(
+  binding: ResolvedBinding,
+  input: ValidInput,
+  ctx: DispatchContext,
+  scope: string | undefined,
+  size: number,
+): Promise<Start> {
+  const { paging } = binding;
+  if (paging.kind === 'none') return FIRST;
+  const raw = input.query[paging.param];
+  if (raw === undefined) return paging.kind === 'page' ? { ...FIRST, at: paging.first } : FIRST;
+  const refuse = (why: string): Start => ({ kind: 'refused', answer: badCursor(paging.param, why) });
+  // A keyed collection's `after` names a record by its id: the page continues after that record.
+  if (paging.kind === 'after' && binding.keyed) {
+    const found = await ctx.store.get(
+      ctx.workspace,
+      binding.operation.binding.resource ?? '',
+      typeof raw === 'string' ? raw : JSON.stringify(raw),
+    );
+    if (found.kind === 'not-found' || found.row[SCOPE_FIELD] !== scope) return refuse('names no record of this list');
+    return { kind: 'start', after: found.row.id, skip: 0, at: 0 };
+  }
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 0)
+    return refuse(paging.kind === 'offset' ? 'is not a whole number' : 'is not a cursor this API issued');
+  if (paging.kind === 'offset') return { kind: 'start', after: undefined, skip: n, at: n };
+  if (paging.kind === 'page') {
+    if (n < paging.first) return refuse(`pages are counted from ${paging.first}`);
+    return { kind: 'start', after: undefined, skip: (n - paging.first) * size, at: n };
+  }
+  return { kind: 'start', after: n, skip: 0, at: 0 };
+}
+
+/** The next page's cursor, offset or page number, as the style's parameter takes it. */
+function nextCursor(
+  binding: ResolvedBinding,
+  start: Extract<Start, { kind: 'start' }>,
+  size: number,
+  last: Row | undefined,
+): string | number | undefined {
+  const { paging } = binding;
+  if (paging.kind === 'offset') return start.at + size;
+  if (paging.kind === 'page') return start.at + 1;
+  if (last === undefined) return undefined;
+  if (paging.kind === 'token') return String(last.id);
+  return binding.keyed ? keyOf(last) : last.id;
+}
+
+const badCursor = (param: string, why: string): SandboxResponse => {
+  const location = `query.${param}`;
+  return { status: 400, headers: {}, body: errorBody('validation_failed', `Invalid request: ${location}`, [{ location, message: why }]) };
+};
+
+/** The URL of the next page: the same query, with the paging parameter moved on (RFC 8288 §3.2). */
+function nextUrl(
+  ctx: DispatchContext,
+  binding: ResolvedBinding,
+  path: Readonly<Record<string, unknown>>,
+  param: string,
+  value: string,
+): string {
+  const parts: string[] = [];
+  for (const [name, values] of ctx.rawQuery) {
+    if (name === param) continue;
+    for (const v of values) parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(v)}`);
+  }
+  parts.push(`${encodeURIComponent(param)}=${encodeURIComponent(value)}`);
+  const template = binding.operation.pathTemplate;
+  // A top-level collection's path has no parameter to fill in.
+  const route = template.includes('{')
+    ? template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])))
+    : template;
+  return `${ctx.basePath}${route}?${parts.join('&')}`;
+}
