@@ -6,6 +6,7 @@ import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody } from '../vocabulary/errors.js';
 import type { Responded, SandboxResponse } from '../vocabulary/exchange.js';
 import { applyPatch } from './apply-patch.js';
+import { actionChanges } from './apply-action.js';
 import { answer, shown, type DispatchContext } from './context.js';
 import { list } from './list.js';
 import { completeRecord, forAnswer, pick, scopeOf, serverFields } from './records.js';
@@ -14,7 +15,12 @@ import type { ResolvedBinding } from './resolve-binding.js';
 export type { DispatchContext } from './context.js';
 
 /** How the journal names each change (`replaced pets/3`). */
-const PAST: Readonly<Record<'delete' | 'replace' | 'patch', string>> = { delete: 'deleted', replace: 'replaced', patch: 'updated' };
+const PAST: Readonly<Record<'delete' | 'replace' | 'patch' | 'apply', string>> = {
+  delete: 'deleted',
+  replace: 'replaced',
+  patch: 'updated',
+  apply: 'updated',
+};
 
 /** Runs a validated request against the store, or has the document answer it. */
 export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx: DispatchContext): Promise<Responded> {
@@ -24,7 +30,10 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
   const scope = scopeOf(binding, input.path);
   if (action === 'list') return list(binding, input, ctx, scope);
   if (action === 'create') return create(binding, input, ctx, resource, scope);
-  const key = binding.idParam === undefined ? '' : String(input.path[binding.idParam]);
+  const named = binding.idParam === undefined ? bodyId(binding, input.body) : input.path[binding.idParam];
+  if (named === undefined) return unnamed(binding.idProperty);
+  // A path parameter arrives as its schema types it: a number for whole-number ids, else text.
+  const key = typeof named === 'string' ? named : JSON.stringify(named);
   // A miss is a 404, declared or not: inventing a record that does not exist misleads a client more
   // than a status the document leaves out (decision 0015). Where it declares no 404 (nor `4XX` nor
   // `default`), a replace stores the record under that id instead (PUT creates, RFC 9110 §9.3.4).
@@ -40,26 +49,61 @@ export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx:
   let found: Lookup;
   if (action === 'read') found = current;
   else if (action === 'delete') found = await store.delete(workspace, resource, key);
-  else if (action === 'replace') {
+  else if (action === 'apply') {
+    const changes = actionChanges(input, binding.queryFields, binding.writable, binding.verbState);
+    const applied = Object.keys(changes).length === 0 ? current : await patched(binding, ctx, resource, key, changes, scope);
+    if (applied.kind === 'refused') return applied.answer;
+    found = applied;
+  } else if (action === 'replace') {
     const own = serverFields(current.row, binding.writable);
     const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable), own), ctx.now, false);
     if (record === undefined) return ctx.generatedAnswer();
     found = await store.replace(workspace, resource, key, scoped(record, scope));
   } else {
-    let refusal: SandboxResponse | undefined;
-    const updated = await store.update(workspace, resource, key, (row) => {
-      const outcome = applyPatch(binding.document, binding, row, input.body);
-      if (!outcome.ok) refusal = { status: 400, headers: {}, body: outcome.error };
-      if (!outcome.ok) return undefined;
-      return scoped(stamped(binding, outcome.fields, ctx.now, false), scope);
-    });
-    if (updated.kind === 'refused') return refusal ?? notFound(resource, key);
+    const updated = await patched(binding, ctx, resource, key, input.body, scope);
+    if (updated.kind === 'refused') return updated.answer;
     found = updated;
   }
   if (found.kind === 'not-found') return notFound(resource, key);
   // A read keeps the record's text for the next read; a write's new record is serialised once, by the edge.
   if (action === 'read') return answer(binding, binding.successStatus, shown(binding, found.row));
   return answer(binding, binding.successStatus, forAnswer(binding, found.row), {}, `${PAST[action]} ${resource}/${key}`);
+}
+
+/** A patch (RFC 7396 or 6902) applied to the stored record in one atomic step, or why it was refused. */
+async function patched(
+  binding: ResolvedBinding,
+  ctx: DispatchContext,
+  resource: string,
+  key: string,
+  patch: unknown,
+  scope: string | undefined,
+): Promise<Lookup | { readonly kind: 'refused'; readonly answer: SandboxResponse }> {
+  let refusal: SandboxResponse | undefined;
+  const updated = await ctx.store.update(ctx.workspace, resource, key, (row) => {
+    const outcome = applyPatch(binding.document, binding, row, patch);
+    if (!outcome.ok) refusal = { status: 400, headers: {}, body: outcome.error };
+    if (!outcome.ok) return undefined;
+    return scoped(stamped(binding, outcome.fields, ctx.now, false), scope);
+  });
+  if (updated.kind !== 'refused') return updated;
+  return { kind: 'refused', answer: refusal ?? notFound(resource, key) };
+}
+
+/** The id a body names its record by, where the path names none (`PUT /pet` with `{"id": 7, …}`). */
+function bodyId(binding: ResolvedBinding, body: unknown): string | number | undefined {
+  const id = isObject(body) ? body[binding.idProperty] : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/** A write on the collection path whose body names no record. */
+function unnamed(idProperty: string): SandboxResponse {
+  const location = `body.${idProperty}`;
+  return {
+    status: 400,
+    headers: {},
+    body: errorBody('validation_failed', `Invalid request: ${location}`, [{ location, message: 'must name the record to change' }]),
+  };
 }
 
 /**

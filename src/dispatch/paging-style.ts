@@ -8,7 +8,7 @@ import type { ParameterSpec } from '../vocabulary/operation.js';
  * - `token`: an opaque cursor the sandbox issued (`cursor`, `page_token`, `next_token`…);
  * - `offset`: how many matching records to skip (`offset`, `skip`, `start`);
  * - `page`: a page number (`page`, `page_number`), counted from `first`;
- * - `none`: the first page only.
+ * - `none`: the first page only; with no size parameter either, every record (up to 1,000).
  * Each has a page-size parameter where the document declares one (`limit`, `per_page`, `page_size`…).
  */
 export type PagingStyle =
@@ -33,6 +33,8 @@ const OFFSET = ['offset', 'skip', '$skip', 'start'];
 const PAGE = ['page', 'page_number', 'pageNumber', 'page_num'];
 
 const DEFAULT_PAGE_SIZE = 20;
+/** A list that declares no way to page answers every record, up to this many (decision 0017). */
+const UNPAGED_LIMIT = 1000;
 
 /**
  * The paging style of a list operation. `explicit` names from `x-understudy.pagination` win (an
@@ -57,7 +59,7 @@ export function pagingStyle(
   if (offset !== undefined) return { kind: 'offset', size, param: offset, pageSize };
   const page = pick(PAGE);
   if (page !== undefined) return { kind: 'page', size, param: page, pageSize, first: firstPage(document, byName.get(page)?.schemaPointer) };
-  return { kind: 'none', size, pageSize };
+  return { kind: 'none', size, pageSize: size === undefined ? UNPAGED_LIMIT : pageSize };
 }
 
 /** The names a paging style reads: never taken for filters. */

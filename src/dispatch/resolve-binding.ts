@@ -6,6 +6,7 @@ import type { MintKey } from '../vocabulary/record.js';
 import { minter } from '../resources/mint-id.js';
 import { envelopeOf, type Envelope } from './envelope.js';
 import { pagingParams, pagingStyle, type PagingStyle } from './paging-style.js';
+import { verbState, type VerbState } from './apply-action.js';
 
 /** What dispatch needs to know about one operation, worked out once at start-up. */
 export interface ResolvedBinding {
@@ -24,8 +25,15 @@ export interface ResolvedBinding {
   readonly envelope: Envelope | undefined;
   /** create/replace/patch: the record fields a client may set (the request schema's, less readOnly ones). */
   readonly writable: ReadonlySet<string> | undefined;
-  /** read/replace/patch/delete: the path parameter holding the record id. */
+  /**
+   * read/replace/patch/delete/apply: the path parameter holding the record id; undefined where a
+   * replace or patch on the collection path names the record in its body (`PUT /pet`).
+   */
   readonly idParam: string | undefined;
+  /** apply: the query parameters that name a record field (`POST /pet/{petId}?status=sold`). */
+  readonly queryFields: readonly string[];
+  /** apply: the state its verb sets (`/orders/{id}/cancel` → `status: cancelled`). */
+  readonly verbState: VerbState | undefined;
   /** The record property the record's id is shown as (`id`, `orderId`, `username`). */
   readonly idProperty: string;
   /** Whether records keep a key of their own (any id but whole numbers: UUIDs, `cus_…`, usernames). */
@@ -99,7 +107,12 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
   const recordPointer = recordPointerOf(model, op, media?.schemaPointer);
   const fields = propertiesOf(model.document, recordPointer, true);
   const itemOp = op.binding.resource === undefined ? undefined : readOperations(model).get(op.binding.resource);
-  const writable = op.requestBody ? writableFields(model, op, op.binding.action === 'patch' ? recordPointer : undefined) : undefined;
+  const action = op.binding.action;
+  const writable =
+    op.requestBody || action === 'apply'
+      ? writableFields(model, op, action === 'patch' || action === 'apply' ? recordPointer : undefined)
+      : undefined;
+  const idInBody = (action === 'replace' || action === 'patch') && !op.pathTemplate.endsWith('}');
   const hidden = op.binding.resource === undefined ? NONE : writeOnlyFields(model, op.binding.resource);
   const mint = op.binding.resource === undefined ? undefined : minter(op.binding.idKind, op.binding.resource);
   let sample: string | number | undefined;
@@ -112,7 +125,9 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
     paging,
     envelope: op.binding.action === 'list' && sendsJson(media) ? envelopeOf(model.document, media?.schemaPointer) : undefined,
     writable,
-    idParam: op.parameters.filter((p) => p.in === 'path').at(-1)?.name,
+    idParam: idInBody ? undefined : op.parameters.filter((p) => p.in === 'path').at(-1)?.name,
+    queryFields: action === 'apply' ? query.map((p) => p.name).filter((n) => fields.has(n) && n !== (op.binding.idProperty ?? 'id')) : [],
+    verbState: action === 'apply' ? verbState(model.document, recordPointer, op.pathTemplate) : undefined,
     idProperty: op.binding.idProperty ?? 'id',
     keyed: isKeyed(op.binding.idKind),
     clientNamed: isKeyed(op.binding.idKind) && op.binding.idKind.clientNamed,

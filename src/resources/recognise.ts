@@ -54,9 +54,14 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
   }
   const decided = new Map<OperationSpec, Binding>();
   const found: Found[] = [];
-  for (const [path, ops] of byPath) {
+  const actions: [OperationSpec, () => void][] = [];
+  // A path that only lists (no item path, no create) may be another view of a collection
+  // (`/pet/findByStatus`): it is a collection of its own only if it lists no collection's records.
+  const listsOnly = (path: string, ops: readonly OperationSpec[]): boolean =>
+    !itemPaths.has(path) && !ops.some((op) => op.method === 'POST') && !path.includes('{');
+  const recognise = (path: string, ops: readonly OperationSpec[]): void => {
     const segments = path.split('/').filter(Boolean);
-    if (segments.length === 0 || isParam(segments.at(-1) as string)) continue;
+    if (segments.length === 0 || isParam(segments.at(-1) as string)) return;
     const itemPath = itemPaths.get(path);
     const itemParam = itemPath === undefined ? undefined : paramName(itemPath.slice(path.length + 1));
     const items = itemPath === undefined ? [] : (byPath.get(itemPath) ?? []);
@@ -72,7 +77,7 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const list = ops.find((op) => op.method === 'GET');
     const read = items.find((op) => op.method === 'GET');
     const identity = identityOf(list, true) ?? identityOf(read, false);
-    if (identity === undefined) continue;
+    if (identity === undefined) return;
     const sameId = (op: OperationSpec | undefined, isList: boolean): boolean => identityOf(op, isList)?.property === identity.property;
     const create = ops.find((op) => op.method === 'POST' && op.requestBody !== undefined);
     const kind: IdKind =
@@ -87,15 +92,32 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     if (list && sameId(list, true)) bind(list, 'list');
     if (create && sameId(create, false)) bind(create, 'create');
     for (const op of items) {
-      const action = ITEM_ACTIONS[op.method];
+      const action = op.method === 'POST' ? 'apply' : ITEM_ACTIONS[op.method];
       // An item answer that is not the record (a GET answering something else) is the document's.
       const silent = action !== 'read' && answerSchema(document, op) === undefined;
       const answersRecord = action === 'delete' || silent || sameId(op, false);
-      if (action && answersRecord) bind(op, action);
+      // An operation that declares only failures (a delete declaring only 400) cannot say it did anything.
+      if (action && answersRecord && declaresSuccess(op)) bind(op, action);
+    }
+    // Actions under the item path (`POST /orders/{id}/cancel`) that answer the very record, or
+    // nothing: bound once every collection is, so a nested collection's create is never one.
+    const recordAt = recordOf(read, false)?.pointer;
+    for (const op of itemPath === undefined ? [] : actionsUnder(byPath, itemPath)) {
+      const answer = recordOf(op, false);
+      const same =
+        answer === undefined || (recordAt !== undefined && follow(document, answer.pointer).pointer === follow(document, recordAt).pointer);
+      if (same) actions.push([op, () => bind(op, 'apply')]);
+    }
+    // A PUT or PATCH on the collection path naming the record by its id in the body (`PUT /pet`).
+    for (const op of ops) {
+      const action = op.method === 'PUT' ? 'replace' : op.method === 'PATCH' ? 'patch' : undefined;
+      if (action && writesProperty(document, op, identity.property) && sameId(op, false)) bind(op, action);
     }
     const record = recordOf(list, true) ?? recordOf(read, false);
     if (scope.length === 0 && record) found.push({ resource, identity, kind, recordAt: follow(document, record.pointer).pointer });
-  }
+  };
+  for (const [path, ops] of byPath) if (!listsOnly(path, ops)) recognise(path, ops);
+  for (const [op, bind] of actions) if (!decided.has(op)) bind();
   bindViews(document, operations, found, decided, (f) => ({
     action: 'list',
     origin: 'convention',
@@ -104,6 +126,7 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     idProperty: f.identity.property,
     ...(isKeyed(f.kind) ? { idKind: f.kind } : {}),
   }));
+  for (const [path, ops] of byPath) if (listsOnly(path, ops) && !ops.some((op) => decided.has(op))) recognise(path, ops);
   return operations.map((op) => {
     const binding = decided.get(op);
     if (binding) return { ...op, binding };
@@ -113,6 +136,18 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const single = op.binding.action !== 'list' && op.binding.action !== 'create';
     return { ...op, binding: { ...op.binding, scope: single ? params.slice(0, -1) : params, idProperty: 'id' } };
   });
+}
+
+const declaresSuccess = (op: OperationSpec): boolean => op.responses.some((r) => r.status.startsWith('2') || r.status === 'DEFAULT');
+
+/** Operations on `<item path>/<verb>` (one literal segment more), any method but GET. */
+function actionsUnder(byPath: ReadonlyMap<string, readonly OperationSpec[]>, itemPath: string): OperationSpec[] {
+  const found: OperationSpec[] = [];
+  for (const [path, ops] of byPath) {
+    if (!path.startsWith(`${itemPath}/`) || !/^[A-Za-z][\w.-]*$/.test(path.slice(itemPath.length + 1))) continue;
+    for (const op of ops) if (op.method !== 'GET') found.push(op);
+  }
+  return found;
 }
 
 /**

@@ -75,7 +75,12 @@ export interface SchemeUse {
 /** Schemes that must all be satisfied; an operation is satisfied by any one of its requirements. */
 export type SecurityRequirement = readonly SchemeUse[];
 
-export type StoreAction = 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete' | 'mock';
+/**
+ * What an operation does to its collection. `apply`: an action on one record (`POST /orders/{id}/cancel`,
+ * Stripe's `POST /customers/{id}`) that sets the record fields its body or query names, and the field
+ * its verb names the state of (`status: cancelled`), then answers the record.
+ */
+export type StoreAction = 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete' | 'apply' | 'mock';
 
 export interface Binding {
   readonly action: StoreAction;

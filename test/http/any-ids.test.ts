@@ -72,6 +72,11 @@ describe.each(EDGES)('any ids through the $name', ({ make }) => {
     expect(gold.data.map((c) => c.id)).toContain(id);
     const seeded = (await get('/customers?limit=2')).body as { data: { id: string }[] };
     for (const c of seeded.data) expect(c.id).toMatch(/^cus_/);
+    // Stripe's way to update: a POST on the item path with the fields to set.
+    const updated = await post(`/customers/${id}`, { name: 'Grace Hopper', tier: 'basic' });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toEqual({ ...created.body, name: 'Grace Hopper', tier: 'basic' });
+    expect((await get(`/customers/${id}`)).body).toEqual(updated.body);
   });
 
   it('client-named ids: the username sent is kept, a second create with it is a 409, PUT and DELETE act on it', async () => {
@@ -146,6 +151,7 @@ describe('GET /__sandbox/model', () => {
         { operationId: 'listCustomers', method: 'GET', path: '/customers', action: 'list' },
         { operationId: 'createCustomer', method: 'POST', path: '/customers', action: 'create' },
         { operationId: 'getCustomer', method: 'GET', path: '/customers/{customer}', action: 'read' },
+        { operationId: 'updateCustomer', method: 'POST', path: '/customers/{customer}', action: 'apply' },
         { operationId: 'deleteCustomer', method: 'DELETE', path: '/customers/{customer}', action: 'delete' },
       ],
       filters: ['tier'],
