@@ -1,7 +1,9 @@
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
-import { keyOf, SCOPE_FIELD, type Row } from '../vocabulary/record.js';
+import { KEY_FIELD, keyOf, SCOPE_FIELD, type Row } from '../vocabulary/record.js';
+import type { PageQuery } from '../store/paging.js';
+import { askedOf, searched, sorted } from './sort-search.js';
 import { answer, shown, type DispatchContext } from './context.js';
 import { wrapPage } from './envelope.js';
 import type { ResolvedBinding } from './resolve-binding.js';
@@ -23,17 +25,27 @@ export async function list(
   const size = typeof asked === 'number' ? asked : typeof asked === 'string' && /^\d+$/.test(asked) ? Number(asked) : paging.pageSize;
   const filters = binding.filters.filter((name) => input.query[name] !== undefined).map((name) => [name, input.query[name]] as const);
   const scoped = scope === undefined ? filters : [...filters, [SCOPE_FIELD, scope] as const];
-  const start = await startOf(binding, input, ctx, scope, size);
-  if (start.kind === 'refused') return start.answer;
   const envelope = binding.envelope;
-  const page = await ctx.store.list(ctx.workspace, binding.operation.binding.resource ?? '', {
-    after: start.after,
-    limit: start.skip + size,
-    filters: scoped,
-    count: envelope?.total !== undefined,
-  });
-  const rows = start.skip === 0 ? page.items : page.items.slice(start.skip);
-  const next = page.nextAfter === undefined ? undefined : nextCursor(binding, start, size, rows.at(-1));
+  const wanted = askedOf(binding.sortSearch, input);
+  let window: Window;
+  if (wanted.sort !== undefined || wanted.words !== undefined) {
+    const arranged = await arrangedWindow(binding, input, ctx, scoped, size, wanted);
+    if (arranged.kind === 'refused') return arranged.answer;
+    window = arranged;
+  } else {
+    const start = await startOf(binding, input, ctx, scope, size);
+    if (start.kind === 'refused') return start.answer;
+    const page = await ctx.store.list(ctx.workspace, binding.operation.binding.resource ?? '', {
+      after: start.after,
+      limit: start.skip + size,
+      filters: scoped,
+      count: envelope?.total !== undefined,
+    });
+    const rows = start.skip === 0 ? page.items : page.items.slice(start.skip);
+    const next = page.nextAfter === undefined ? undefined : nextCursor(binding, start, size, rows.at(-1));
+    window = { kind: 'window', rows, next, total: page.total };
+  }
+  const { rows, next, total } = window;
   const headers: Record<string, string> = {};
   const url = next === undefined || paging.kind === 'none' ? undefined : nextUrl(ctx, binding, input.path, paging.param, String(next));
   if (url !== undefined) headers.link = `<${url}>; rel="next"`;
@@ -41,7 +53,71 @@ export async function list(
   for (const row of rows) items.push(shown(binding, row));
   if (!envelope) return answer(binding, binding.successStatus, items, headers);
   const base = ctx.generatedAnswer().body;
-  return answer(binding, binding.successStatus, wrapPage(envelope, base, { items, next, nextUrl: url, total: page.total }), headers);
+  return answer(binding, binding.successStatus, wrapPage(envelope, base, { items, next, nextUrl: url, total }), headers);
+}
+
+/** One page's records, the next page's cursor (none on the last), and how many match, where counted. */
+interface Window {
+  readonly kind: 'window';
+  readonly rows: readonly Row[];
+  readonly next: string | number | undefined;
+  readonly total: number | undefined;
+}
+
+/**
+ * A sorted or searched list: every matching record read, searched and sorted here, then paged over
+ * the result. Offsets, page numbers and tokens count places in it; `after` names the record the
+ * page follows. The next page's cursor is valid with the same query, which its URL keeps.
+ */
+async function arrangedWindow(
+  binding: ResolvedBinding,
+  input: ValidInput,
+  ctx: DispatchContext,
+  filters: PageQuery['filters'],
+  size: number,
+  wanted: ReturnType<typeof askedOf>,
+): Promise<Window | { readonly kind: 'refused'; readonly answer: SandboxResponse }> {
+  const all = await ctx.store.list(ctx.workspace, binding.operation.binding.resource ?? '', { after: undefined, limit: Infinity, filters });
+  let rows: readonly Row[] = wanted.words === undefined ? all.items : searched(all.items, wanted.words);
+  if (wanted.sort !== undefined) {
+    const { field, descending } = wanted.sort;
+    rows = sorted(rows, field === binding.idProperty && binding.keyed ? KEY_FIELD : field, descending);
+  }
+  const { paging } = binding;
+  const raw = paging.kind === 'none' ? undefined : input.query[paging.param];
+  let skip = 0;
+  let at = paging.kind === 'page' ? paging.first : 0;
+  if (raw !== undefined && paging.kind !== 'none') {
+    const param = paging.param;
+    if (paging.kind === 'after') {
+      const index = rows.findIndex(
+        (row) => (binding.keyed ? keyOf(row) : String(row.id)) === (typeof raw === 'string' ? raw : JSON.stringify(raw)),
+      );
+      if (index < 0) return { kind: 'refused', answer: badCursor(param, 'names no record of this list') };
+      skip = index + 1;
+    } else {
+      const n = Number(raw);
+      if (!Number.isSafeInteger(n) || n < (paging.kind === 'page' ? paging.first : 0))
+        return { kind: 'refused', answer: badCursor(param, 'is not a place in this list') };
+      at = n;
+      skip = paging.kind === 'page' ? (n - paging.first) * size : n;
+    }
+  }
+  const page = rows.slice(skip, skip + size);
+  const more = rows.length > skip + size;
+  const last = page.at(-1);
+  const next = !more
+    ? undefined
+    : paging.kind === 'page'
+      ? at + 1
+      : paging.kind === 'after'
+        ? last === undefined
+          ? undefined
+          : binding.keyed
+            ? keyOf(last)
+            : last.id
+        : skip + size;
+  return { kind: 'window', rows: page, next: paging.kind === 'token' && next !== undefined ? String(next) : next, total: rows.length };
 }
 
 type Start =

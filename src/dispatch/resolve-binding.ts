@@ -7,6 +7,7 @@ import { minter } from '../resources/mint-id.js';
 import { envelopeOf, type Envelope } from './envelope.js';
 import { pagingParams, pagingStyle, type PagingStyle } from './paging-style.js';
 import { verbState, type VerbState } from './apply-action.js';
+import { sortSearchOf, type SortSearch } from './sort-search.js';
 
 /** What dispatch needs to know about one operation, worked out once at start-up. */
 export interface ResolvedBinding {
@@ -21,6 +22,8 @@ export interface ResolvedBinding {
   readonly filters: readonly string[];
   /** list: how it pages (its cursor, offset or page parameter, and its page size). */
   readonly paging: PagingStyle;
+  /** list: the parameters it sorts and searches by, where it declares them. */
+  readonly sortSearch: SortSearch;
   /** list: the envelope the page is wrapped in (`{data: [...], next}`), or undefined for a bare array. */
   readonly envelope: Envelope | undefined;
   /** create/replace/patch: the record fields a client may set (the request schema's, less readOnly ones). */
@@ -106,6 +109,10 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
   const media = answerMedia(response);
   const recordPointer = recordPointerOf(model, op, media?.schemaPointer);
   const fields = propertiesOf(model.document, recordPointer, true);
+  const sortSearch = sortSearchOf(
+    query.map((p) => p.name),
+    fields,
+  );
   const itemOp = op.binding.resource === undefined ? undefined : readOperations(model).get(op.binding.resource);
   const action = op.binding.action;
   const writable =
@@ -123,6 +130,7 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
     mediaType: media?.mediaType,
     filters: op.binding.action === 'list' ? query.map((p) => p.name).filter((n) => !reserved.has(n) && fields.has(n)) : [],
     paging,
+    sortSearch,
     envelope: op.binding.action === 'list' && sendsJson(media) ? envelopeOf(model.document, media?.schemaPointer) : undefined,
     writable,
     idParam: idInBody ? undefined : op.parameters.filter((p) => p.in === 'path').at(-1)?.name,

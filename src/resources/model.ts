@@ -1,3 +1,4 @@
+import type { PagingStyle } from '../dispatch/paging-style.js';
 import { resolveBinding } from '../dispatch/resolve-binding.js';
 import { answerMedia, answerResponse, answerSchema, listItems, sendsJson } from '../openapi/bindings.js';
 import { isKeyed, type ApiModel, type IdKind, type OperationSpec } from '../vocabulary/operation.js';
@@ -84,12 +85,14 @@ function collectionModel(model: ApiModel, name: string, ops: readonly OperationS
   const kind: IdKind = first.binding.idKind ?? { kind: 'integer' };
   const lists = ops.filter((op) => op.binding.action === 'list').map((op) => resolveBinding(model, op));
   const filters = [...new Set(lists.flatMap((b) => b.filters))];
-  const paging = lists.map(({ paging: p }) => {
-    const size = p.size ?? `${p.pageSize} a page`;
-    if (p.kind === 'none') return p.size === undefined ? `none (the first ${p.pageSize} records)` : `${p.size} (first page only)`;
-    const style = { after: 'after a record', token: 'opaque cursor', offset: 'offset', page: 'page number' }[p.kind];
-    return `${size} + ${p.param} (${style})`;
+  const paging = lists.map(({ paging: p, sortSearch }) => {
+    const extras = [
+      sortSearch.by === undefined ? '' : `, sorted by ${sortSearch.by}`,
+      sortSearch.search === undefined ? '' : `, searched by ${sortSearch.search}`,
+    ].join('');
+    return pagingInWords(p) + extras;
   });
+
   return {
     name,
     scope: first.binding.scope ?? [],
@@ -101,6 +104,13 @@ function collectionModel(model: ApiModel, name: string, ops: readonly OperationS
     paging: [...new Set(paging)].join('; ') || 'no list view',
     explicit: first.binding.origin === 'document',
   };
+}
+
+function pagingInWords(p: PagingStyle): string {
+  const size = p.size ?? `${p.pageSize} a page`;
+  if (p.kind === 'none') return p.size === undefined ? `none (every record, up to ${p.pageSize})` : `${p.size} (first page only)`;
+  const style = { after: 'after a record', token: 'opaque cursor', offset: 'offset', page: 'page number' }[p.kind];
+  return `${size} + ${p.param} (${style})`;
 }
 
 function idsInWords(kind: IdKind): string {

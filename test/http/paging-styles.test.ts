@@ -60,6 +60,25 @@ describe.each(EDGES)('paging styles through the $name', ({ make }) => {
     expect((await request(app).get('/books?page=0').set('X-Api-Key', 'demo-enterprise')).status).toBe(400);
   });
 
+  it('sort and q, where declared: a sorted, searched list pages over its own order', async () => {
+    const all = (await request(app).get('/books?per_page=100').set('X-Api-Key', 'demo-enterprise')).body as { items: { title: string }[] };
+    const titles = all.items.map((b) => b.title);
+    const desc = await request(app).get('/books?per_page=100&sort=-title').set('X-Api-Key', 'demo-enterprise');
+    expect(desc.body.items.map((b: { title: string }) => b.title)).toEqual([...titles].sort((a, b) => b.localeCompare(a)));
+    const pages = await walk('/books?sort=title:asc&per_page=3', (body: { items: { title: string }[] }, link) => ({
+      ids: body.items.map((b) => b.title),
+      next: linked(link),
+    }));
+    expect(pages.flat()).toEqual([...titles].sort((a, b) => a.localeCompare(b)));
+    const word = (titles[0] as string).split(/\s+/)[0] as string;
+    const found = await request(app)
+      .get(`/books?per_page=100&q=${encodeURIComponent(word.toUpperCase())}`)
+      .set('X-Api-Key', 'demo-enterprise');
+    expect(found.body.items.length).toBeGreaterThan(0);
+    for (const b of found.body.items as { title: string }[]) expect(b.title.toLowerCase()).toContain(word.toLowerCase());
+    expect(found.body.total_count).toBe(found.body.items.length);
+  });
+
   it('starting_after a record id, with has_more (a Stripe-style list)', async () => {
     const pages = await walk('/cards', (body: { object: string; data: { id: string }[]; has_more: boolean }) => {
       expect(body.object).toBe('list');
