@@ -5,6 +5,8 @@ import { isObject } from '../openapi/json-pointer.js';
 import { KEY_FIELD, keyOf, type MintKey, type Row } from '../vocabulary/record.js';
 import type { CollectionFixture, FieldGenerator } from './fixtures.js';
 
+const NO_REFERENCES: ReadonlyMap<string, string> = new Map();
+
 /** How a keyed collection's seeded records get their keys: the generated id where it is a fresh string, else a minted one. */
 export interface SeedKeys {
   readonly idProperty: string;
@@ -15,7 +17,8 @@ export interface SeedKeys {
 
 /**
  * Generates `count` records for a collection: every field from the item schema, then the fields the
- * fixtures define on top (a `ref` field picks a record of `seededRows(collection)`). Row numbers run
+ * fixtures define on top (a `ref` field picks a record of `seededRows(collection)`), and the fields
+ * that name another collection's records (`references`: field → collection) one of those. Row numbers run
  * 1..count; in a keyed collection each record's key is the id generated for it (a realistic
  * username or UUID) unless another record has it already or it does not fit the kind (a `cus_`
  * prefix the generator did not follow), then one minted from its row number.
@@ -27,6 +30,7 @@ export function generateRows(
   faker: Faker,
   seededRows: (collection: string) => readonly Row[],
   keys?: SeedKeys,
+  references: ReadonlyMap<string, string> = NO_REFERENCES,
 ): Row[] {
   const rows: Row[] = [];
   const used = new Set<string>();
@@ -34,6 +38,12 @@ export function generateRows(
     const generated = itemPointer ? fakeFromSchema(document, itemPointer, faker) : {};
     const record: Record<string, unknown> = isObject(generated) ? { ...generated } : {};
     for (const [field, generator] of Object.entries(fixture.fields)) record[field] = generate(generator, faker, seededRows);
+    // A field naming another collection's record (references.ts) points at one that exists.
+    for (const [field, target] of references) {
+      if (Object.hasOwn(fixture.fields, field)) continue;
+      const targets = seededRows(target);
+      if (targets.length > 0) record[field] = refId(faker.helpers.arrayElement([...targets]));
+    }
     if (keys === undefined) {
       delete record.id;
       rows.push({ id, ...record });

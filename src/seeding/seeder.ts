@@ -7,6 +7,7 @@ import { fitsKind, minter } from '../resources/mint-id.js';
 import type { CollectionFixture, FixtureDefinitions } from './fixtures.js';
 import { itemSchemas, keyedIdentities, parentCollections, type KeyedIdentity } from './item-schemas.js';
 import type { KeptSeed } from './kept-seed.js';
+import { inferredReferences } from './references.js';
 import { generateRows } from './seed-rows.js';
 
 /**
@@ -25,6 +26,7 @@ export class Seeder {
   private readonly schemas: ReadonlyMap<string, string | undefined>;
   private readonly parents: ReadonlyMap<string, string | undefined>;
   private readonly keyed: ReadonlyMap<string, KeyedIdentity>;
+  private readonly references: ReadonlyMap<string, ReadonlyMap<string, string>>;
   private readonly seeded = new Map<string, readonly Row[]>();
   private readonly inProgress = new Set<string>();
 
@@ -37,6 +39,7 @@ export class Seeder {
     this.schemas = itemSchemas(model);
     this.parents = parentCollections(model);
     this.keyed = keyedIdentities(model);
+    this.references = inferredReferences(model.document, this.schemas, (name) => this.keyed.has(name));
     this.names = [...new Set([...fixtures.collections.keys(), ...this.schemas.keys()])].filter((name) => this.schemas.has(name));
   }
 
@@ -83,7 +86,15 @@ export class Seeder {
       const mint = identity && minter(identity.idKind, name);
       const keys =
         identity && mint ? { idProperty: identity.idProperty, mint, fits: (v: string) => fitsKind(identity.idKind, v) } : undefined;
-      const rows = generateRows(this.model.document, this.schemas.get(name), this.fixtureOf(name), faker, (ref) => this.rowsOf(ref), keys);
+      const rows = generateRows(
+        this.model.document,
+        this.schemas.get(name),
+        this.fixtureOf(name),
+        faker,
+        (ref) => this.rowsOf(ref),
+        keys,
+        this.references.get(name),
+      );
       const parent = this.parents.get(name);
       const seeded = this.parents.has(name) ? scoped(rows, parent === undefined ? [] : this.rowsOf(parent), faker) : rows;
       this.seeded.set(name, seeded);
