@@ -1,5 +1,6 @@
 import type { CorpusDocument } from './manifest.js';
 import type { DocumentResult, Verdict } from './run-document.js';
+import { stateLines, summariseState, type StateSummary } from './state-report.js';
 
 /** Totals, size bands and grouped causes from the per-document results. */
 
@@ -33,6 +34,7 @@ export interface Summary {
   readonly serverErrorCauses: readonly Cause[];
   readonly unbuildableCauses: readonly Cause[];
   readonly nearValidAcceptedByMutation: Readonly<Record<string, number>>;
+  readonly statefulness: StateSummary;
 }
 
 export interface Cause {
@@ -114,6 +116,7 @@ export function summarise(docs: readonly CorpusDocument[], results: readonly Doc
     serverErrorCauses: group([...pick('server-error'), ...pick('transport')]),
     unbuildableCauses: group(pick('unbuildable')),
     nearValidAcceptedByMutation: acceptedByMutation,
+    statefulness: summariseState(results),
   };
 }
 
@@ -166,5 +169,6 @@ export function format(docs: readonly CorpusDocument[], results: readonly Docume
   causes('contract breaches by cause', s.contractCauses);
   causes('5xx / transport by cause', s.serverErrorCauses);
   causes('not judged (harness could not build a valid request)', s.unbuildableCauses);
+  lines.push(...stateLines(s.statefulness));
   return lines.join('\n');
 }

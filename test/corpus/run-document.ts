@@ -11,6 +11,7 @@ import type { CorpusDocument } from './manifest.js';
 import { operationsOf } from './operations.js';
 import { CORPUS_KEY, toWire } from './requests.js';
 import { errorSummary, send } from './send.js';
+import { roundTrips, type StateOutcome } from './statefulness.js';
 
 /** What happened to one document: its start, then each operation's valid and near-valid requests. */
 
@@ -46,6 +47,8 @@ export interface DocumentResult {
   readonly operations: number;
   readonly outcomes: readonly OperationOutcome[];
   readonly near: readonly NearOutcome[];
+  /** The statefulness round trips, one per collection the sandbox keeps (statefulness.ts). */
+  readonly state?: readonly StateOutcome[];
 }
 
 export const CORPUS_ADMIN_TOKEN = 'corpus-admin-token';
@@ -108,6 +111,7 @@ export async function runDocument(entry: CorpusDocument, file: string, options: 
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const outcomes: OperationOutcome[] = [];
   const near: NearOutcome[] = [];
+  let state: StateOutcome[];
   try {
     for (const op of operations) {
       const built = buildValid(op, judge);
@@ -131,11 +135,24 @@ export async function runDocument(entry: CorpusDocument, file: string, options: 
         } else near.push({ ...base, verdict: 'accepted', status: got.status });
       }
     }
+    const all = operationsOf(judge.source.doc);
+    state = await roundTrips(sandbox.model, { judge, operations: all, port, agent, basePath: sandbox.basePath });
   } finally {
     agent.destroy();
     await closed(server);
   }
-  return { id: entry.id, bytes, started: true, startMs, rssAfterStartMb, peakRssMb: peak(), operations: operations.length, outcomes, near };
+  return {
+    id: entry.id,
+    bytes,
+    started: true,
+    startMs,
+    rssAfterStartMb,
+    peakRssMb: peak(),
+    operations: operations.length,
+    outcomes,
+    near,
+    state,
+  };
 }
 
 function judgeValid(judge: SchemaJudge, op: Parameters<typeof contractBreach>[1], answer: Answer): OperationOutcome {
