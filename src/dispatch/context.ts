@@ -27,12 +27,15 @@ export interface DispatchContext {
 export function answer(
   binding: ResolvedBinding,
   status: number,
-  body: unknown,
+  record: unknown,
   headers: Record<string, string> = {},
   change?: string,
 ): Responded {
   const { mediaType } = binding;
   if (mediaType === undefined || status === 204) return change === undefined ? { status, headers } : { status, headers, change };
+  // A record answered inside its wrapper (`{"order": {…}}`), where the document wraps it so.
+  const wrap = binding.operation.binding.wrap;
+  const body = wrap === undefined ? record : { [wrap]: record };
   const typed = mediaType === 'application/json' ? headers : { ...headers, 'content-type': mediaType };
   return change === undefined ? { status, headers: typed, body } : { status, headers: typed, body, change };
 }

@@ -23,9 +23,12 @@ const PAST: Readonly<Record<'delete' | 'replace' | 'patch' | 'apply', string>> =
 };
 
 /** Runs a validated request against the store, or has the document answer it. */
-export async function dispatch(binding: ResolvedBinding, input: ValidInput, ctx: DispatchContext): Promise<Responded> {
-  const { action, resource } = binding.operation.binding;
+export async function dispatch(binding: ResolvedBinding, received: ValidInput, ctx: DispatchContext): Promise<Responded> {
+  const { action, resource, wrap } = binding.operation.binding;
   if (action === 'mock' || resource === undefined) return ctx.generatedAnswer();
+  // A body wrapped as the answer is (`{"order": {…}}`) is read as the record it wraps.
+  const inner = wrap !== undefined && isObject(received.body) ? received.body[wrap] : undefined;
+  const input = isObject(inner) ? { ...received, body: inner } : received;
   const { store, workspace } = ctx;
   const scope = scopeOf(binding, input.path);
   if (action === 'list') return list(binding, input, ctx, scope);

@@ -1,4 +1,5 @@
-import { listItems, propertySchema } from '../openapi/bindings.js';
+import { listItems, propertyNames, propertySchema } from '../openapi/bindings.js';
+import { requiredOf } from '../openapi/required.js';
 import { follow, isObject, type JsonObject } from '../openapi/json-pointer.js';
 
 /**
@@ -31,13 +32,14 @@ export function envelopeOf(document: unknown, pointer: string | undefined): Enve
   const { value, pointer: at } = follow(document, pointer);
   if (!isObject(value)) return undefined;
   const items = listItems(document, value, at)?.envelope;
-  if (items === undefined || !isObject(value.properties)) return undefined;
-  const required = new Set(Array.isArray(value.required) ? (value.required as string[]) : []);
+  if (items === undefined) return undefined;
+  const names = propertyNames(document, value, at);
+  const required = requiredOf(document, at);
   const field = <K extends string>(
     pattern: RegExp,
     kindOf: (schema: JsonObject, name: string) => K | undefined,
   ): EnvelopeField<K> | undefined => {
-    for (const name of Object.keys(value.properties as object)) {
+    for (const name of names) {
       if (name === items || !pattern.test(name)) continue;
       const schema = propertySchema(document, value, at, name) ?? {};
       const kind = kindOf(schema, name);

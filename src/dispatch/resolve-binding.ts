@@ -1,4 +1,4 @@
-import { answerMedia, answerResponse, answerStatus, listItems, sendsJson } from '../openapi/bindings.js';
+import { answerMedia, answerResponse, answerStatus, listItems, propertyAt, sendsJson } from '../openapi/bindings.js';
 import { escapePointerToken, follow, isObject } from '../openapi/json-pointer.js';
 import { requiredOf } from '../openapi/required.js';
 import { isKeyed, type ApiModel, type OperationSpec } from '../vocabulary/operation.js';
@@ -202,7 +202,9 @@ function propertySchema(
 function recordPointerOf(model: ApiModel, op: OperationSpec, pointer: string | undefined): string | undefined {
   if (pointer === undefined) return undefined;
   const { value, pointer: at } = follow(model.document, pointer);
-  if (op.binding.action !== 'list' || !isObject(value)) return at;
+  if (!isObject(value)) return at;
+  if (op.binding.wrap !== undefined) return propertyAt(model.document, value, at, op.binding.wrap)?.pointer ?? at;
+  if (op.binding.action !== 'list') return at;
   return listItems(model.document, value, at)?.pointer;
 }
 
@@ -262,7 +264,14 @@ function writeOnlyFields(model: ApiModel, resource: string): ReadonlySet<string>
 /** Fields a client may write: the request schema's, and for a patch the record's too (a JSON Patch body names none). */
 function writableFields(model: ApiModel, op: OperationSpec, recordPointer: string | undefined): Set<string> {
   const names = propertiesOf(model.document, recordPointer, false);
-  for (const media of op.requestBody?.content ?? []) propertiesOf(model.document, media.schemaPointer, false).forEach((n) => names.add(n));
+  for (const media of op.requestBody?.content ?? []) {
+    // A request wrapped as the answer is (`{"order": {…}}`) writes the wrapped record's fields.
+    const { value, pointer } =
+      media.schemaPointer === undefined ? { value: undefined, pointer: '' } : follow(model.document, media.schemaPointer);
+    const wrap = op.binding.wrap;
+    const inner = wrap !== undefined && isObject(value) ? propertyAt(model.document, value, pointer, wrap)?.pointer : undefined;
+    propertiesOf(model.document, inner ?? media.schemaPointer, false).forEach((n) => names.add(n));
+  }
   names.delete('id');
   names.delete(op.binding.idProperty ?? 'id');
   return names;

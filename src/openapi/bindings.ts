@@ -90,7 +90,43 @@ export function propertySchema(document: unknown, schema: JsonObject, pointer: s
   return undefined;
 }
 
-/** The items of a list answer: the array itself, or the one array property of an envelope (`{data: [...], next}`). */
+/** A property's schema and where it is, in an object schema or one of its `allOf` members. */
+export function propertyAt(
+  document: unknown,
+  schema: JsonObject,
+  pointer: string,
+  name: string,
+  depth = 0,
+): { value: JsonObject; pointer: string } | undefined {
+  if (depth > 8) return undefined;
+  if (isObject(schema.properties) && Object.hasOwn(schema.properties, name)) {
+    const found = follow(document, `${pointer}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    return isObject(found.value) ? { value: found.value, pointer: found.pointer } : undefined;
+  }
+  const parts = Array.isArray(schema.allOf) ? schema.allOf : [];
+  for (let i = 0; i < parts.length; i++) {
+    const { value, pointer: at } = follow(document, `${pointer}/allOf/${i}`);
+    const found = isObject(value) ? propertyAt(document, value, at, name, depth + 1) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** An object schema's property names, its `allOf` members' included. */
+export function propertyNames(document: unknown, schema: JsonObject, pointer: string, depth = 0): string[] {
+  const names = isObject(schema.properties) ? Object.keys(schema.properties) : [];
+  if (depth > 8 || !Array.isArray(schema.allOf)) return names;
+  schema.allOf.forEach((_, i) => {
+    const { value, pointer: at } = follow(document, `${pointer}/allOf/${i}`);
+    if (isObject(value)) for (const name of propertyNames(document, value, at, depth + 1)) if (!names.includes(name)) names.push(name);
+  });
+  return names;
+}
+
+/**
+ * The items of a list answer: the array itself, or the one array property of an envelope
+ * (`{data: [...], next}`, its properties possibly spread over `allOf` members, as Scalar Galaxy's are).
+ */
 export function listItems(
   document: unknown,
   schema: JsonObject,
@@ -100,13 +136,14 @@ export function listItems(
     const { value, pointer: at } = follow(document, `${pointer}/items`);
     return isObject(value) ? { value, pointer: at } : undefined;
   }
-  if (!isObject(schema.properties)) return undefined;
-  const arrays = Object.keys(schema.properties).filter((name) => {
-    const prop = propertySchema(document, schema, pointer, name);
+  const arrays = propertyNames(document, schema, pointer).filter((name) => {
+    const prop = propertyAt(document, schema, pointer, name)?.value;
     return prop !== undefined && (prop.type === 'array' || prop.items !== undefined);
   });
   if (arrays.length !== 1) return undefined;
   const envelope = arrays[0] as string;
-  const { value, pointer: at } = follow(document, `${pointer}/properties/${envelope.replace(/~/g, '~0').replace(/\//g, '~1')}/items`);
+  const array = propertyAt(document, schema, pointer, envelope);
+  if (array === undefined) return undefined;
+  const { value, pointer: at } = follow(document, `${array.pointer}/items`);
   return isObject(value) ? { value, pointer: at, envelope } : undefined;
 }

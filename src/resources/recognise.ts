@@ -1,4 +1,4 @@
-import { answerSchema, listItems, propertySchema, sendsJson } from '../openapi/bindings.js';
+import { answerSchema, listItems, propertyAt, propertyNames, propertySchema, sendsJson } from '../openapi/bindings.js';
 import { follow, isObject } from '../openapi/json-pointer.js';
 import { isKeyed, type Binding, type IdKind, type OperationSpec, type StoreAction } from '../vocabulary/operation.js';
 import { recordIdentity, type RecordIdentity } from './record-ids.js';
@@ -66,10 +66,21 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const itemParam = itemPath === undefined ? undefined : paramName(itemPath.slice(path.length + 1));
     const items = itemPath === undefined ? [] : (byPath.get(itemPath) ?? []);
     const { resource, scope } = collectionOf(segments);
-    const recordOf = (op: OperationSpec | undefined, list: boolean): { value: Record<string, unknown>; pointer: string } | undefined => {
+    const direct = (op: OperationSpec | undefined, list: boolean): { value: Record<string, unknown>; pointer: string } | undefined => {
       const answer = op && answerSchema(document, op);
       return answer && list ? listItems(document, answer.value, answer.pointer) : answer;
     };
+    const directIdentity = (op: OperationSpec | undefined, list: boolean): RecordIdentity | undefined => {
+      const record = direct(op, list);
+      return record ? recordIdentity(document, record.value, record.pointer, itemParam, resource) : undefined;
+    };
+    // One record answered inside a wrapper of one property (`{"order": {…}}`), where the answer itself names none.
+    const wrapOf = (op: OperationSpec | undefined, list: boolean): Wrapped | undefined => {
+      const answer = list || directIdentity(op, false) !== undefined ? undefined : direct(op, false);
+      return answer && wrapped(document, answer.value, answer.pointer);
+    };
+    const recordOf = (op: OperationSpec | undefined, list: boolean): { value: Record<string, unknown>; pointer: string } | undefined =>
+      wrapOf(op, list) ?? direct(op, list);
     const identityOf = (op: OperationSpec | undefined, list: boolean): RecordIdentity | undefined => {
       const record = recordOf(op, list);
       return record ? recordIdentity(document, record.value, record.pointer, itemParam, resource) : undefined;
@@ -86,8 +97,10 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
         : identity.kind;
     const bind = (op: OperationSpec, action: StoreAction): void => {
       if (op.binding.origin !== 'none') return;
+      const wrap = action === 'list' ? undefined : wrapOf(op, false)?.name;
       const binding: Binding = { action, origin: 'convention', resource, scope, idProperty: identity.property };
-      decided.set(op, isKeyed(kind) ? { ...binding, idKind: kind } : binding);
+      const keyed = isKeyed(kind) ? { ...binding, idKind: kind } : binding;
+      decided.set(op, wrap === undefined ? keyed : { ...keyed, wrap });
     };
     if (list && sameId(list, true)) bind(list, 'list');
     if (create && sameId(create, false)) bind(create, 'create');
@@ -136,6 +149,23 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const single = op.binding.action !== 'list' && op.binding.action !== 'create';
     return { ...op, binding: { ...op.binding, scope: single ? params.slice(0, -1) : params, idProperty: 'id' } };
   });
+}
+
+interface Wrapped {
+  readonly name: string;
+  readonly value: Record<string, unknown>;
+  readonly pointer: string;
+}
+
+/** The record inside an object of exactly one property whose schema is an object (`{"data": {…}}`). */
+function wrapped(document: unknown, schema: Record<string, unknown>, pointer: string): Wrapped | undefined {
+  const names = propertyNames(document, schema, pointer);
+  if (names.length !== 1) return undefined;
+  const name = names[0] as string;
+  const inner = propertyAt(document, schema, pointer, name);
+  if (inner === undefined || inner.value.type === 'array' || (inner.value.properties === undefined && inner.value.allOf === undefined))
+    return undefined;
+  return { name, value: inner.value, pointer: inner.pointer };
 }
 
 const declaresSuccess = (op: OperationSpec): boolean => op.responses.some((r) => r.status.startsWith('2') || r.status === 'DEFAULT');

@@ -1,4 +1,4 @@
-import { propertySchema } from '../openapi/bindings.js';
+import { propertyNames, propertySchema } from '../openapi/bindings.js';
 import { follow, isObject, type JsonObject } from '../openapi/json-pointer.js';
 import { singularOf } from '../resources/record-ids.js';
 
@@ -26,7 +26,7 @@ export function inferredReferences(
     const { value: record, pointer: at } = follow(document, pointer);
     if (!isObject(record)) continue;
     const fields = new Map<string, string>();
-    for (const field of topLevelNames(document, record, at)) {
+    for (const field of propertyNames(document, record, at)) {
       const target = bySingular.get(field.replace(/(?:_id|Id|ID)$/, ''));
       if (target === undefined || target === name) continue;
       const prop = propertySchema(document, record, at, field);
@@ -35,17 +35,6 @@ export function inferredReferences(
     if (fields.size > 0) found.set(name, fields);
   }
   return found;
-}
-
-/** A record schema's property names, through `allOf`. */
-function topLevelNames(document: unknown, schema: JsonObject, pointer: string, depth = 0): string[] {
-  const names = isObject(schema.properties) ? Object.keys(schema.properties) : [];
-  if (depth > 8 || !Array.isArray(schema.allOf)) return names;
-  schema.allOf.forEach((_, i) => {
-    const { value, pointer: at } = follow(document, `${pointer}/allOf/${i}`);
-    if (isObject(value)) names.push(...topLevelNames(document, value, at, depth + 1));
-  });
-  return names;
 }
 
 /** Whether a field can hold the other collection's ids: a number for whole numbers, a string for keys. */

@@ -103,6 +103,11 @@ export interface Binding {
   readonly idProperty?: string;
   /** What the ids are and how new ones are minted; absent: whole numbers, the store's row numbers. */
   readonly idKind?: IdKind;
+  /**
+   * One record in, one record out, wrapped in an object of one property (`{"inbound_shipment": {…}}`):
+   * the property's name. The answer, and a request body wrapped the same way, hold the record there.
+   */
+  readonly wrap?: string;
 }
 
 /**

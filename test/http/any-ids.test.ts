@@ -118,6 +118,16 @@ describe.each(EDGES)('any ids through the $name', ({ make }) => {
     for (const a of tagged) expect(a.tags).toContain('news');
   });
 
+  it('records wrapped in one property (`{"shipment": {…}}`): written and answered inside it', async () => {
+    const created = await post('/shipments', { shipment: { carrier: 'UPS', weight: 2.5 } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ shipment: { id: expect.stringMatching(/^shp_[a-z0-9]{10}$/), carrier: 'UPS', weight: 2.5 } });
+    const id = created.body.shipment.id as string;
+    expect((await get(`/shipments/${id}`)).body).toEqual(created.body);
+    const listed = (await get('/shipments')).body as { shipments: { id: string }[] };
+    expect(listed.shipments.filter((s) => s.id === id)).toEqual([created.body.shipment]);
+  });
+
   it('nested under a keyed parent: a post is listed and read under its user only', async () => {
     expect((await post('/user', { username: 'grace' })).status).toBe(200);
     expect((await post('/user', { username: 'alan' })).status).toBe(200);
