@@ -4,7 +4,7 @@ import { toViolations } from '../validation/schema-compiler.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { Row } from '../vocabulary/record.js';
 import { jsonPatch, mergePatch } from './patch.js';
-import { pick, present, serverFields } from './records.js';
+import { pick, present, repairFields, serverFields } from './records.js';
 import type { ResolvedBinding } from './resolve-binding.js';
 
 export type Patched = { readonly ok: true; readonly fields: Record<string, unknown> } | { readonly ok: false; readonly error: ErrorBody };
@@ -33,7 +33,16 @@ export function applyPatch(document: unknown, binding: ResolvedBinding, row: Row
   const fields = { ...serverFields(row, binding.writable), ...pick(patched, binding.writable) };
   if (binding.recordPointer === undefined) return { ok: true, fields };
   const validate = compilerFor(document).compile(binding.recordPointer);
-  if (validate({ ...fields, [binding.idProperty]: current[binding.idProperty] })) return { ok: true, fields };
+  const id = current[binding.idProperty];
+  if (validate({ ...fields, [binding.idProperty]: id })) return { ok: true, fields };
+  // A field the request types otherwise than the record (a webhook's `config` with more members)
+  // keeps its stored value; a patch still breaking the record (a required field removed) is refused.
+  const sent = isObject(body) ? Object.keys(body) : [];
+  if (
+    repairFields(document, binding.recordPointer, fields, sent, (name) => current[name]) &&
+    validate({ ...fields, [binding.idProperty]: id })
+  )
+    return { ok: true, fields };
   const violations = toViolations('body', validate.errors);
   return {
     ok: false,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { isObject } from '../openapi/json-pointer.js';
+import { follow, isObject } from '../openapi/json-pointer.js';
+import { propertyAt } from '../openapi/bindings.js';
 import { satisfies } from '../mock/document-schemas.js';
 import { fakeFromSchema } from '../mock/schema-faker.js';
 import { seededFaker } from '../mock/seeded-faker.js';
@@ -94,17 +95,57 @@ export function completeRecord(
   copyFields(record, base, idProperty);
   copyFields(record, written, idProperty);
   if (pointer === undefined) return record;
-  const missing: string[] = [];
-  for (const name of binding.ownedFields) if (!Object.hasOwn(record, name)) missing.push(name);
-  if (missing.length > 0) {
+  let generated: unknown;
+  const generate = (): unknown => {
     const seed = createHash('sha256')
       .update(`${binding.operation.id}:${JSON.stringify(written)}`)
       .digest()
       .readUInt32BE(0);
-    const generated = fakeFromSchema(document, pointer, seededFaker(seed, new Date('2026-01-01T00:00:00Z')));
-    for (const name of missing) if (isObject(generated) && Object.hasOwn(generated, name)) record[name] = generated[name];
+    return (generated ??= fakeFromSchema(document, pointer, seededFaker(seed, new Date('2026-01-01T00:00:00Z'))));
+  };
+  const missing: string[] = [];
+  for (const name of binding.ownedFields) if (!Object.hasOwn(record, name)) missing.push(name);
+  if (missing.length > 0) {
+    const made = generate();
+    for (const name of missing) if (isObject(made) && Object.hasOwn(made, name)) record[name] = made[name];
   }
-  const probe: Record<string, unknown> = { [idProperty]: binding.sampleId() };
-  copyFields(probe, record);
-  return satisfies(document, pointer, probe) ? record : undefined;
+  const valid = (): boolean => {
+    const probe: Record<string, unknown> = { [idProperty]: binding.sampleId() };
+    copyFields(probe, record);
+    return satisfies(document, pointer, probe);
+  };
+  if (valid()) return record;
+  // A field the client wrote that the record types otherwise (GitHub's `repositories`: names in the
+  // request, repositories in the record) takes a generated value, as a server would fill its own.
+  const made = generate();
+  const fixed = repairFields(document, pointer, record, Object.keys(written), (name) =>
+    isObject(made) && Object.hasOwn(made, name) ? made[name] : undefined,
+  );
+  return fixed && valid() ? record : undefined;
+}
+
+/**
+ * Replaces, in `record`, each of the `names` whose value breaks its property's schema in the record
+ * schema at `pointer` by `fallback(name)` (removed when that is undefined). Whether any was replaced.
+ */
+export function repairFields(
+  document: unknown,
+  pointer: string,
+  record: Record<string, unknown>,
+  names: Iterable<string>,
+  fallback: (name: string) => unknown,
+): boolean {
+  const { value: schema, pointer: at } = follow(document, pointer);
+  if (!isObject(schema)) return false;
+  let changed = false;
+  for (const name of names) {
+    if (!Object.hasOwn(record, name)) continue;
+    const prop = propertyAt(document, schema, at, name);
+    if (prop === undefined || satisfies(document, prop.pointer, record[name])) continue;
+    const value = fallback(name);
+    if (value === undefined) Reflect.deleteProperty(record, name);
+    else record[name] = value;
+    changed = true;
+  }
+  return changed;
 }

@@ -170,12 +170,12 @@ function wrapped(document: unknown, schema: Record<string, unknown>, pointer: st
 
 const declaresSuccess = (op: OperationSpec): boolean => op.responses.some((r) => r.status.startsWith('2') || r.status === 'DEFAULT');
 
-/** Operations on `<item path>/<verb>` (one literal segment more), any method but GET. */
+/** POSTs on `<item path>/<verb>` (one literal segment more): a DELETE or PUT there acts on something else (an archive, a star). */
 function actionsUnder(byPath: ReadonlyMap<string, readonly OperationSpec[]>, itemPath: string): OperationSpec[] {
   const found: OperationSpec[] = [];
   for (const [path, ops] of byPath) {
     if (!path.startsWith(`${itemPath}/`) || !/^[A-Za-z][\w.-]*$/.test(path.slice(itemPath.length + 1))) continue;
-    for (const op of ops) if (op.method !== 'GET') found.push(op);
+    for (const op of ops) if (op.method === 'POST') found.push(op);
   }
   return found;
 }

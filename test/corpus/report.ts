@@ -75,6 +75,7 @@ export function summarise(docs: readonly CorpusDocument[], results: readonly Doc
     contract: 0,
     rejected: 0,
     'not-found': 0,
+    'undeclared-not-found': 0,
     'server-error': 0,
     unbuildable: 0,
     transport: 0,
@@ -151,6 +152,14 @@ export function format(docs: readonly CorpusDocument[], results: readonly Docume
   lines.push('');
   lines.push(`documents started: ${s.started}/${s.documents}`);
   lines.push(`operations: ${s.operations}, judged ${s.judged}; within contract ${s.withinContract} (${s.withinContractPct}%)`);
+  const undeclared = s.verdicts['undeclared-not-found'];
+  if (undeclared > 0) {
+    const rest = s.judged - undeclared;
+    const pct = rest === 0 ? 0 : Math.round((s.withinContract / rest) * 1000) / 10;
+    lines.push(
+      `  ${undeclared} of the misses are 404s for a missing record the document declares no 404 for (decision 0015); without them ${pct}%`,
+    );
+  }
   lines.push(`verdicts: ${JSON.stringify(s.verdicts)}`);
   lines.push(
     `near-valid: ${s.nearValidSent} sent, ${s.nearValidAccepted} accepted ${JSON.stringify(s.nearValidAcceptedByMutation)}, ${s.nearValidServerErrors} 5xx`,
