@@ -1,7 +1,7 @@
 import type { RecordStore } from '../store/record-store.js';
 import type { Responded, SandboxResponse } from '../vocabulary/exchange.js';
 import { recordJson } from '../vocabulary/json-text.js';
-import type { Row } from '../vocabulary/record.js';
+import type { Row, StoreChange } from '../vocabulary/record.js';
 import { forAnswer } from './records.js';
 import type { ResolvedBinding } from './resolve-binding.js';
 
@@ -22,14 +22,14 @@ export interface DispatchContext {
 
 /**
  * The operation's answer: its body in the operation's media type, none on a 204 or where it declares
- * none; with the change it made to the store, if any, as the journal names it (`created pets/17`).
+ * none; with the change it made to the store, if any.
  */
 export function answer(
   binding: ResolvedBinding,
   status: number,
   record: unknown,
   headers: Record<string, string> = {},
-  change?: string,
+  change?: StoreChange,
 ): Responded {
   const { mediaType } = binding;
   if (mediaType === undefined || status === 204) return change === undefined ? { status, headers } : { status, headers, change };

@@ -1,5 +1,5 @@
 import type { Lookup } from '../store/record-store.js';
-import { keyOf, SCOPE_FIELD, type MintKey, type Row } from '../vocabulary/record.js';
+import { keyOf, SCOPE_FIELD, type MintKey, type Row, type StoreChange } from '../vocabulary/record.js';
 import { slugMinter } from '../resources/mint-id.js';
 import { isObject } from '../openapi/json-pointer.js';
 import type { ValidInput } from '../validation/request-validator.js';
@@ -14,12 +14,12 @@ import type { ResolvedBinding } from './resolve-binding.js';
 
 export type { DispatchContext } from './context.js';
 
-/** How the journal names each change (`replaced pets/3`). */
-const PAST: Readonly<Record<'delete' | 'replace' | 'patch' | 'apply', string>> = {
+/** What each write did to its record, as a store change says it. */
+const KIND: Readonly<Record<'delete' | 'replace' | 'patch' | 'apply', StoreChange['kind']>> = {
   delete: 'deleted',
   replace: 'replaced',
-  patch: 'updated',
-  apply: 'updated',
+  patch: 'patched',
+  apply: 'patched',
 };
 
 /** Runs a validated request against the store, or has the document answer it. */
@@ -46,7 +46,8 @@ export async function dispatch(binding: ResolvedBinding, received: ValidInput, c
     const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable)), ctx.now, true);
     if (record === undefined) return ctx.generatedAnswer();
     const row = await store.put(workspace, resource, key, scoped(record, scope), binding.keyed);
-    return answer(binding, binding.successStatus, forAnswer(binding, row), {}, `created ${resource}/${key}`);
+    const after = forAnswer(binding, row);
+    return answer(binding, binding.successStatus, after, {}, { workspace, collection: resource, id: key, kind: 'created', after });
   }
   if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound(resource, key);
   let found: Lookup;
@@ -54,7 +55,9 @@ export async function dispatch(binding: ResolvedBinding, received: ValidInput, c
   else if (action === 'delete') found = await store.delete(workspace, resource, key);
   else if (action === 'apply') {
     const changes = actionChanges(input, binding.queryFields, binding.writable, binding.verbState);
-    const applied = Object.keys(changes).length === 0 ? current : await patched(binding, ctx, resource, key, changes, scope);
+    // An action that sets nothing answers the record as it is, and changed nothing.
+    if (Object.keys(changes).length === 0) return answer(binding, binding.successStatus, forAnswer(binding, current.row));
+    const applied = await patched(binding, ctx, resource, key, changes, scope);
     if (applied.kind === 'refused') return applied.answer;
     found = applied;
   } else if (action === 'replace') {
@@ -70,7 +73,12 @@ export async function dispatch(binding: ResolvedBinding, received: ValidInput, c
   if (found.kind === 'not-found') return notFound(resource, key);
   // A read keeps the record's text for the next read; a write's new record is serialised once, by the edge.
   if (action === 'read') return answer(binding, binding.successStatus, shown(binding, found.row));
-  return answer(binding, binding.successStatus, forAnswer(binding, found.row), {}, `${PAST[action]} ${resource}/${key}`);
+  const before = forAnswer(binding, current.row);
+  const kind = KIND[action];
+  if (kind === 'deleted')
+    return answer(binding, binding.successStatus, before, {}, { workspace, collection: resource, id: key, kind, before });
+  const after = forAnswer(binding, found.row);
+  return answer(binding, binding.successStatus, after, {}, { workspace, collection: resource, id: key, kind, before, after });
 }
 
 /** A patch (RFC 7396 or 6902) applied to the stored record in one atomic step, or why it was refused. */
@@ -132,7 +140,9 @@ async function create(
   } else row = await ctx.store.create(ctx.workspace, resource, scoped(record, scope), minterFor(binding, record));
   const headers: Record<string, string> = {};
   if (binding.itemPath) headers.location = ctx.basePath + itemUrl(binding, input.path, keyOf(row));
-  return answer(binding, binding.successStatus, forAnswer(binding, row), headers, `created ${resource}/${keyOf(row)}`);
+  const after = forAnswer(binding, row);
+  const change: StoreChange = { workspace: ctx.workspace, collection: resource, id: keyOf(row), kind: 'created', after };
+  return answer(binding, binding.successStatus, after, headers, change);
 }
 
 /** How the new record's key is minted: readable from its title where the id is a slug, else the collection's way. */

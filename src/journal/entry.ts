@@ -2,6 +2,7 @@
 
 import type { Violation } from '../vocabulary/errors.js';
 import type { Applied, LimitDecision } from '../vocabulary/exchange.js';
+import { describeChange } from '../vocabulary/record.js';
 import type { JournalRecord } from './record.js';
 import { redactHeaders, redactJson, redactPairs, scrub, type Redaction } from './redaction.js';
 
@@ -168,6 +169,6 @@ export function buildEntry(record: JournalRecord, r: Redaction): JournalEntry {
     ...(violations ? { violations } : {}),
     ...(limit ? { limit } : {}),
     ...(exchange.applied ? { applied: exchange.applied } : {}),
-    ...(exchange.change === undefined ? {} : { change: exchange.change }),
+    ...(exchange.change === undefined ? {} : { change: describeChange(exchange.change) }),
   };
 }

@@ -1,4 +1,5 @@
 import type { PreparedOperation } from '../generation/generation.js';
+import type { StoreChange } from '../vocabulary/record.js';
 import type { LimitVerdict } from '../limits/limiter.js';
 import { inDocumentShape } from '../mock/error-shape.js';
 import type { Force } from '../mock/forced-answer.js';
@@ -24,14 +25,14 @@ export interface PipelineResult {
   /** For the journal: the body read, the rate-limit decision, what shaped the answer, the store change. */
   readonly requestBody?: Buffer | undefined;
   readonly applied?: Applied | undefined;
-  readonly change?: string | undefined;
+  readonly change?: StoreChange | undefined;
 }
 
 /** What the steps after validation add to an answer. */
 interface Extras {
   readonly requestBody?: Buffer | undefined;
   readonly applied?: Applied | undefined;
-  readonly change?: string | undefined;
+  readonly change?: StoreChange | undefined;
   readonly delivery?: Delivery | undefined;
 }
 

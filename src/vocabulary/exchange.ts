@@ -1,3 +1,4 @@
+import type { StoreChange } from './record.js';
 /** The plain records the core works on. The HTTP edges translate to and from these. */
 
 export type BodyRead =
@@ -53,8 +54,8 @@ export interface ResponseStream {
   open(write: (chunk: string) => void): () => void;
 }
 
-/** An answer from the respond step, with the store change it made (`created pets/17`), if any. */
-export type Responded = SandboxResponse & { readonly change?: string };
+/** An answer from the respond step, with the store change it made, if any. */
+export type Responded = SandboxResponse & { readonly change?: StoreChange };
 
 /** A fault the edge produces on the wire instead of (or while) sending the answer. */
 export type Fault =
@@ -94,8 +95,8 @@ export interface Exchange {
   readonly requestBody?: Buffer | undefined;
   /** What shaped the answer beyond the document: a preference, a rule, a delay, a fault. */
   readonly applied?: Applied | undefined;
-  /** The store change the request made (`created pets/17`), when it made one. */
-  readonly change?: string | undefined;
+  /** The store change the request made, when it made one. */
+  readonly change?: StoreChange | undefined;
 }
 
 /** A request's rate-limit decision, as the journal shows it (read from the answer's rate-limit headers). */

@@ -42,3 +42,22 @@ export function copyFields(
     else into[name] = from[name];
   }
 }
+
+/**
+ * A change a request made to the store, as the journal (and later webhooks) read it: which record
+ * of which collection in which workspace, what happened to it, and the record as the document
+ * shows it before and after (no `before` for a create, no `after` for a delete).
+ */
+export interface StoreChange {
+  readonly workspace: string;
+  readonly collection: string;
+  /** The record's id as its item path names it. */
+  readonly id: string;
+  readonly kind: 'created' | 'replaced' | 'patched' | 'deleted';
+  readonly before?: Readonly<Record<string, unknown>>;
+  readonly after?: Readonly<Record<string, unknown>>;
+}
+
+/** A change as the journal names it: `created pets/17`, `updated pets/3` (a patch or an action). */
+export const describeChange = (change: StoreChange): string =>
+  `${change.kind === 'patched' ? 'updated' : change.kind} ${change.collection}/${change.id}`;

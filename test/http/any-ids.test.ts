@@ -172,3 +172,35 @@ describe('GET /__sandbox/model', () => {
     expect(res.body.undeclaredNotFound).not.toContain('getBooking');
   });
 });
+
+describe('store changes', () => {
+  it('each write reports what it did to which record, before and after, and the journal names it', async () => {
+    const sandbox = await testSandbox({ spec: SPEC, fixtures: null });
+    const app = EDGES[0]?.make(sandbox) as App;
+    const changes: unknown[] = [];
+    sandbox.onExchange((exchange) => {
+      if (exchange.change !== undefined) changes.push(exchange.change);
+    });
+    const created = await request(app).post('/user').set(auth()).send({ username: 'ada', email: 'a@x' });
+    await request(app).put('/user/ada').set(auth()).send({ username: 'ada', email: 'b@x' });
+    await request(app).delete('/user/ada').set(auth());
+    await request(app).get('/user/ada').set(auth());
+    expect(changes).toEqual([
+      { workspace: 'default', collection: 'user', id: 'ada', kind: 'created', after: created.body },
+      {
+        workspace: 'default',
+        collection: 'user',
+        id: 'ada',
+        kind: 'replaced',
+        before: created.body,
+        after: { username: 'ada', email: 'b@x' },
+      },
+      { workspace: 'default', collection: 'user', id: 'ada', kind: 'deleted', before: { username: 'ada', email: 'b@x' } },
+    ]);
+    const journal = await request(app).get('/__sandbox/requests').set('Authorization', `Bearer ${ADMIN_TOKEN}`);
+    const named = journal.body as { change?: string }[];
+    expect(named.map((e) => e.change).filter(Boolean)).toEqual(
+      expect.arrayContaining(['created user/ada', 'replaced user/ada', 'deleted user/ada']),
+    );
+  });
+});

@@ -155,7 +155,7 @@ const ENTRIES: readonly JournalEntry[] = [
       },
       operationId: 'createPet',
       applied: { preference: 'code=201', delayMs: 100 },
-      change: 'created pets/17',
+      change: { workspace: 'default', collection: 'pets', id: '17', kind: 'created', after: { id: 17 } },
     }),
   ),
   entryOf(

@@ -130,7 +130,7 @@ describe('journal entries', () => {
     const entry = entryOf({
       ...exchange({}, { response: { status: 400, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59' }, body } }),
       applied: { preference: 'code=400', rule: 'rule_1', delayMs: 250, fault: 'dribble' },
-      change: 'created pets/17',
+      change: { workspace: 'default', collection: 'pets', id: '17', kind: 'created', after: { id: 17 } },
     });
     expect(entry).toMatchObject({
       status: 400,
