@@ -41,7 +41,12 @@ export function explainText(title: string, state: StateModel): string {
     const scope = c.scope.length > 0 ? ` (under ${c.scope.map((p) => `{${p}}`).join(', ')})` : '';
     lines.push(`${c.name}${scope}${c.explicit ? ' [x-understudy]' : ''}`);
     lines.push(`  id        ${c.idProperty}: ${c.ids}`);
-    for (const v of c.views) lines.push(`  ${v.action.padEnd(9)} ${v.method} ${v.path}  (${v.operationId})`);
+    for (const v of c.views) {
+      const parents = Object.entries(v.parentFields ?? {}).map(([param, field]) => `${field} = {${param}}`);
+      lines.push(
+        `  ${v.action.padEnd(9)} ${v.method} ${v.path}  (${v.operationId})${parents.length > 0 ? `, where ${parents.join(', ')}` : ''}`,
+      );
+    }
     if (c.filters.length > 0) lines.push(`  filters   ${c.filters.join(', ')}`);
     lines.push(`  paging    ${c.paging}`, '');
   }

@@ -9,7 +9,7 @@ import { applyPatch } from './apply-patch.js';
 import { actionChanges } from './apply-action.js';
 import { answer, shown, type DispatchContext } from './context.js';
 import { list } from './list.js';
-import { completeRecord, forAnswer, pick, scopeOf, serverFields } from './records.js';
+import { belongs, completeRecord, forAnswer, parentValues, pick, scopeOf, serverFields } from './records.js';
 import type { ResolvedBinding } from './resolve-binding.js';
 
 export type { DispatchContext } from './context.js';
@@ -31,8 +31,9 @@ export async function dispatch(binding: ResolvedBinding, received: ValidInput, c
   const input = isObject(inner) ? { ...received, body: inner } : received;
   const { store, workspace } = ctx;
   const scope = scopeOf(binding, input.path);
-  if (action === 'list') return list(binding, input, ctx, scope);
-  if (action === 'create') return create(binding, input, ctx, resource, scope);
+  const parents = parentValues(binding, input.path);
+  if (action === 'list') return list(binding, input, ctx, scope, parents);
+  if (action === 'create') return create(binding, input, ctx, resource, scope, parents);
   const named = binding.idParam === undefined ? bodyId(binding, input.body) : input.path[binding.idParam];
   if (named === undefined) return unnamed(binding.idProperty);
   // A path parameter arrives as its schema types it: a number for whole-number ids, else text.
@@ -49,7 +50,7 @@ export async function dispatch(binding: ResolvedBinding, received: ValidInput, c
     const after = forAnswer(binding, row);
     return answer(binding, binding.successStatus, after, {}, { workspace, collection: resource, id: key, kind: 'created', after });
   }
-  if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope) return notFound(resource, key);
+  if (current.kind === 'not-found' || current.row[SCOPE_FIELD] !== scope || !belongs(current.row, parents)) return notFound(resource, key);
   let found: Lookup;
   if (action === 'read') found = current;
   else if (action === 'delete') found = await store.delete(workspace, resource, key);
@@ -127,8 +128,12 @@ async function create(
   ctx: DispatchContext,
   resource: string,
   scope: string | undefined,
+  parents: readonly [string, unknown][],
 ): Promise<Responded> {
-  const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable)), ctx.now, true);
+  // A record created under its parent's path names the parent (`userId` under `/users/7/orders`).
+  const written = pick(input.body, binding.writable);
+  for (const [field, value] of parents) written[field] = value;
+  const record = stamped(binding, completeRecord(binding.document, binding, written), ctx.now, true);
   // A record the answer's schema cannot describe is not stored: the document answers instead.
   if (record === undefined) return ctx.generatedAnswer();
   const named = binding.clientNamed && isObject(input.body) ? input.body[binding.idProperty] : undefined;

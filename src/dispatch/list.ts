@@ -19,12 +19,18 @@ export async function list(
   input: ValidInput,
   ctx: DispatchContext,
   scope: string | undefined,
+  parents: readonly [string, unknown][] = [],
 ): Promise<SandboxResponse> {
   const { paging } = binding;
   const asked = paging.size === undefined ? undefined : input.query[paging.size];
   const size = typeof asked === 'number' ? asked : typeof asked === 'string' && /^\d+$/.test(asked) ? Number(asked) : paging.pageSize;
   const filters = binding.filters.filter((name) => input.query[name] !== undefined).map((name) => [name, input.query[name]] as const);
-  const scoped = scope === undefined ? filters : [...filters, [SCOPE_FIELD, scope] as const];
+  // A nested view lists the records naming its parent, whether the field holds the path's text or a number.
+  const parented = parents.map(([field, value]) => [field, [value, typeof value === 'number' ? String(value) : value]] as const);
+  const scoped =
+    scope === undefined && parented.length === 0
+      ? filters
+      : [...filters, ...parented, ...(scope === undefined ? [] : [[SCOPE_FIELD, scope] as const])];
   const envelope = binding.envelope;
   const wanted = askedOf(binding.sortSearch, input);
   let window: Window;

@@ -59,6 +59,21 @@ export function scopeOf(binding: ResolvedBinding, path: Readonly<Record<string, 
   return binding.scope.length === 0 ? undefined : binding.scope.map((name) => String(path[name])).join('/');
 }
 
+/** The parent fields of a nested view, with the path's values (`userId: 7` under `/users/7/orders`). */
+export function parentValues(binding: ResolvedBinding, path: Readonly<Record<string, unknown>>): [field: string, value: unknown][] {
+  return binding.parentFields.map(({ param, field, numeric }) => {
+    const raw = path[param];
+    const value = numeric && typeof raw === 'string' && /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
+    return [field, value];
+  });
+}
+
+/** Whether a record belongs under the parent the path names (always, outside a nested view). */
+export function belongs(row: Row, parents: readonly [string, unknown][]): boolean {
+  for (const [field, value] of parents) if (row[field] !== value && String(row[field]) !== String(value)) return false;
+  return true;
+}
+
 /** Only the fields a client may write; anything else in the body is dropped, never stored. */
 export function pick(body: unknown, writable: ReadonlySet<string> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -52,6 +52,11 @@ export interface ResolvedBinding {
   readonly slugFrom: string | undefined;
   /** An id of the collection's kind, to check a record against its schema before it has one (made on first use). */
   readonly sampleId: () => string | number;
+  /**
+   * A nested view of a top-level collection (`/users/{userId}/orders`): each parent path parameter,
+   * the record field it names, and whether that field holds numbers (a path's text is made one).
+   */
+  readonly parentFields: readonly { readonly param: string; readonly field: string; readonly numeric: boolean }[];
   /** Nested collections: the path parameters naming the parent record. */
   readonly scope: readonly string[];
   /** create: the path template of the item URL, for `Location`. */
@@ -146,6 +151,10 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
         : undefined,
     sampleId: () => (sample ??= mint === undefined ? 1 : mint('sample')),
     scope: op.binding.scope ?? [],
+    parentFields: Object.entries(op.binding.parentFields ?? {}).map(([param, field]) => {
+      const type = propertySchema(model.document, recordPointer, field)?.type;
+      return { param, field, numeric: type === 'integer' || type === 'number' };
+    }),
     itemPath: itemOp?.pathTemplate,
     recordPointer,
     declaresNotFound: op.responses.some((r) => r.status === '404' || r.status === '4XX' || r.status === 'DEFAULT'),

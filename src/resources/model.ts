@@ -39,6 +39,8 @@ export interface View {
   readonly method: string;
   readonly path: string;
   readonly action: string;
+  /** A nested view: the record field each parent path parameter names (`{userId}` → `userId`). */
+  readonly parentFields?: Readonly<Record<string, string>>;
 }
 
 export interface DocumentAnswered {
@@ -99,7 +101,10 @@ function collectionModel(model: ApiModel, name: string, ops: readonly OperationS
     idProperty: first.binding.idProperty ?? 'id',
     idKind: kind.kind,
     ids: idsInWords(kind),
-    views: ops.map((op) => ({ operationId: op.id, method: op.method, path: op.pathTemplate, action: op.binding.action })),
+    views: ops.map((op) => {
+      const view = { operationId: op.id, method: op.method, path: op.pathTemplate, action: op.binding.action };
+      return op.binding.parentFields === undefined ? view : { ...view, parentFields: op.binding.parentFields };
+    }),
     filters,
     paging: [...new Set(paging)].join('; ') || 'no list view',
     explicit: first.binding.origin === 'document',

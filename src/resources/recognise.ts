@@ -1,7 +1,7 @@
 import { answerSchema, listItems, propertyAt, propertyNames, propertySchema, sendsJson } from '../openapi/bindings.js';
 import { follow, isObject } from '../openapi/json-pointer.js';
 import { isKeyed, type Binding, type IdKind, type OperationSpec, type StoreAction } from '../vocabulary/operation.js';
-import { recordIdentity, type RecordIdentity } from './record-ids.js';
+import { recordIdentity, singularOf, type RecordIdentity } from './record-ids.js';
 
 /**
  * Which operations the store serves by REST conventions, where no `x-understudy` binding decides:
@@ -89,6 +89,10 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const read = items.find((op) => op.method === 'GET');
     const identity = identityOf(list, true) ?? identityOf(read, false);
     if (identity === undefined) return;
+    // A nested path listing a top-level collection's very records, which name their parent by a
+    // field (`/users/{userId}/orders` of `orders` holding `userId`), is a view of that collection.
+    const own = recordOf(list, true) ?? recordOf(read, false);
+    const parentOf = scope.length === 0 || own === undefined ? undefined : parentView(document, found, own, segments);
     const sameId = (op: OperationSpec | undefined, isList: boolean): boolean => identityOf(op, isList)?.property === identity.property;
     const create = ops.find((op) => op.method === 'POST' && op.requestBody !== undefined);
     const kind: IdKind =
@@ -98,7 +102,16 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const bind = (op: OperationSpec, action: StoreAction): void => {
       if (op.binding.origin !== 'none') return;
       const wrap = action === 'list' ? undefined : wrapOf(op, false)?.name;
-      const binding: Binding = { action, origin: 'convention', resource, scope, idProperty: identity.property };
+      const binding: Binding = parentOf
+        ? {
+            action,
+            origin: 'convention',
+            resource: parentOf.found.resource,
+            scope: [],
+            idProperty: identity.property,
+            parentFields: parentOf.fields,
+          }
+        : { action, origin: 'convention', resource, scope, idProperty: identity.property };
       const keyed = isKeyed(kind) ? { ...binding, idKind: kind } : binding;
       decided.set(op, wrap === undefined ? keyed : { ...keyed, wrap });
     };
@@ -129,7 +142,10 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const record = recordOf(list, true) ?? recordOf(read, false);
     if (scope.length === 0 && record) found.push({ resource, identity, kind, recordAt: follow(document, record.pointer).pointer });
   };
-  for (const [path, ops] of byPath) if (!listsOnly(path, ops)) recognise(path, ops);
+  // Top-level collections first: a nested path may be a view of one.
+  const nested = (path: string): boolean => path.includes('{');
+  for (const [path, ops] of byPath) if (!listsOnly(path, ops) && !nested(path)) recognise(path, ops);
+  for (const [path, ops] of byPath) if (!listsOnly(path, ops) && nested(path)) recognise(path, ops);
   for (const [op, bind] of actions) if (!decided.has(op)) bind();
   bindViews(document, operations, found, decided, (f) => ({
     action: 'list',
@@ -149,6 +165,33 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const single = op.binding.action !== 'list' && op.binding.action !== 'create';
     return { ...op, binding: { ...op.binding, scope: single ? params.slice(0, -1) : params, idProperty: 'id' } };
   });
+}
+
+/**
+ * The top-level collection a nested path is a view of: the one whose records it lists (the same
+ * schema), where each parent parameter names a record field: the parameter's own name
+ * (`{userId}` → `userId`), else `<parent singular>Id` or `<parent singular>_id`.
+ */
+function parentView(
+  document: unknown,
+  found: readonly Found[],
+  record: { value: Record<string, unknown>; pointer: string },
+  segments: readonly string[],
+): { found: Found; fields: Record<string, string> } | undefined {
+  const at = follow(document, record.pointer).pointer;
+  const top = found.find((f) => f.recordAt === at);
+  if (top === undefined) return undefined;
+  const names = propertyNames(document, record.value, record.pointer);
+  const fields: Record<string, string> = {};
+  segments.forEach((segment, i) => {
+    if (!isParam(segment)) return;
+    const param = paramName(segment);
+    const parent = singularOf(segments[i - 1] ?? '');
+    const field = [param, `${parent}Id`, `${parent}_id`].find((name) => names.includes(name));
+    if (field !== undefined) fields[param] = field;
+  });
+  const params = segments.filter(isParam).length;
+  return Object.keys(fields).length === params ? { found: top, fields } : undefined;
 }
 
 interface Wrapped {

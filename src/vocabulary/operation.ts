@@ -108,6 +108,11 @@ export interface Binding {
    * the property's name. The answer, and a request body wrapped the same way, hold the record there.
    */
   readonly wrap?: string;
+  /**
+   * A nested path that is a view of a top-level collection (`/users/{userId}/orders` of `orders`,
+   * whose records hold `userId`): each parent path parameter and the record field it names.
+   */
+  readonly parentFields?: Readonly<Record<string, string>>;
 }
 
 /**
