@@ -75,22 +75,14 @@ export function answerSchema(document: unknown, op: OperationSpec): { value: Jso
 }
 
 /** The property schema `name` of an object schema, through `allOf`; undefined when it has none. */
-export function propertySchema(document: unknown, schema: JsonObject, pointer: string, name: string, depth = 0): JsonObject | undefined {
-  if (depth > 8) return undefined;
-  if (isObject(schema.properties) && Object.hasOwn(schema.properties, name)) {
-    const found = follow(document, `${pointer}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`).value;
-    return isObject(found) ? found : {};
-  }
-  const parts = Array.isArray(schema.allOf) ? schema.allOf : [];
-  for (let i = 0; i < parts.length; i++) {
-    const { value, pointer: at } = follow(document, `${pointer}/allOf/${i}`);
-    const found = isObject(value) ? propertySchema(document, value, at, name, depth + 1) : undefined;
-    if (found) return found;
-  }
-  return undefined;
+export function propertySchema(document: unknown, schema: JsonObject, pointer: string, name: string): JsonObject | undefined {
+  return propertyAt(document, schema, pointer, name)?.value;
 }
 
-/** A property's schema and where it is, in an object schema or one of its `allOf` members. */
+/**
+ * A property's schema and where it is, in an object schema or one of its `allOf` members (`{}` for
+ * a property whose schema is `true`); undefined when it has none.
+ */
 export function propertyAt(
   document: unknown,
   schema: JsonObject,
@@ -101,7 +93,7 @@ export function propertyAt(
   if (depth > 8) return undefined;
   if (isObject(schema.properties) && Object.hasOwn(schema.properties, name)) {
     const found = follow(document, `${pointer}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-    return isObject(found.value) ? { value: found.value, pointer: found.pointer } : undefined;
+    return { value: isObject(found.value) ? found.value : {}, pointer: found.pointer };
   }
   const parts = Array.isArray(schema.allOf) ? schema.allOf : [];
   for (let i = 0; i < parts.length; i++) {
