@@ -4,7 +4,7 @@ import { toViolations } from '../validation/schema-compiler.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { Row } from '../vocabulary/record.js';
 import { jsonPatch, mergePatch } from './patch.js';
-import { pick, present, repairFields, serverFields } from './records.js';
+import { asShown, pick, present, repairFields, serverFields } from './records.js';
 import type { ResolvedBinding } from './resolve-binding.js';
 
 export type Patched = { readonly ok: true; readonly fields: Record<string, unknown> } | { readonly ok: false; readonly error: ErrorBody };
@@ -34,7 +34,7 @@ export function applyPatch(document: unknown, binding: ResolvedBinding, row: Row
   if (binding.recordPointer === undefined) return { ok: true, fields };
   const validate = compilerFor(document).compile(binding.recordPointer);
   const id = current[binding.idProperty];
-  if (validate({ ...fields, [binding.idProperty]: id })) return { ok: true, fields };
+  if (validate({ ...asShown(fields), [binding.idProperty]: id })) return { ok: true, fields };
   // A field the request types otherwise than the record (a webhook's `config` with more members)
   // keeps its stored value; a patch still breaking the record (a required field removed) is refused.
   const sent = isObject(body) ? Object.keys(body) : [];

@@ -4,7 +4,7 @@ import { propertyAt } from '../openapi/bindings.js';
 import { satisfies } from '../mock/document-schemas.js';
 import { fakeFromSchema } from '../mock/schema-faker.js';
 import { seededFaker } from '../mock/seeded-faker.js';
-import { copyFields, KEY_FIELD, keyOf, SCOPE_FIELD, type Row } from '../vocabulary/record.js';
+import { copyFields, KEY_FIELD, keyOf, OWN_ID_FIELD, SCOPE_FIELD, type Row } from '../vocabulary/record.js';
 import type { ResolvedBinding } from './resolve-binding.js';
 
 /** Records between the store and the answer: as the document shows them, and as they are stored. */
@@ -16,9 +16,28 @@ import type { ResolvedBinding } from './resolve-binding.js';
 export function present(row: Row, idProperty: string): Readonly<Record<string, unknown>> {
   // Most records need no change: answered as stored, with no copy per record of every page.
   if (idProperty === 'id' && !Object.hasOwn(row, SCOPE_FIELD) && !Object.hasOwn(row, KEY_FIELD)) return row;
-  const { id: number, [SCOPE_FIELD]: _scope, [KEY_FIELD]: key, ...fields } = row;
+  const { id: number, [SCOPE_FIELD]: _scope, [KEY_FIELD]: key, [OWN_ID_FIELD]: ownId, ...fields } = row;
   const id = typeof key === 'string' ? key : number;
-  return idProperty === 'id' ? { id, ...fields } : { ...fields, [idProperty]: id };
+  if (idProperty === 'id') return { id, ...fields };
+  // A keyed record's own `id` field (a label named by `name` with a numeric `id` too) shows as `id`.
+  return ownId === undefined ? { ...fields, [idProperty]: id } : { id: ownId, ...fields, [idProperty]: id };
+}
+
+/**
+ * The fields to store for a keyed record whose id property is not `id`: an `id` field of its own is
+ * kept beside the row number (OWN_ID_FIELD), which would otherwise take its place.
+ */
+/** Stored fields as the record schema sees them: a keyed record's own id back under `id`. */
+export function asShown(fields: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  if (!Object.hasOwn(fields, OWN_ID_FIELD)) return fields;
+  const { [OWN_ID_FIELD]: id, ...rest } = fields;
+  return { id, ...rest };
+}
+
+export function withOwnId<T extends Readonly<Record<string, unknown>>>(binding: ResolvedBinding, fields: T): T {
+  if (!binding.keyed || binding.idProperty === 'id' || !Object.hasOwn(fields, 'id')) return fields;
+  const { id, ...rest } = fields;
+  return { ...rest, [OWN_ID_FIELD]: id } as unknown as T;
 }
 
 /**
@@ -126,17 +145,17 @@ export function completeRecord(
   }
   const valid = (): boolean => {
     const probe: Record<string, unknown> = { [idProperty]: binding.sampleId() };
-    copyFields(probe, record);
+    copyFields(probe, asShown(record));
     return satisfies(document, pointer, probe);
   };
-  if (valid()) return record;
+  if (valid()) return withOwnId(binding, record);
   // A field the client wrote that the record types otherwise (GitHub's `repositories`: names in the
   // request, repositories in the record) takes a generated value, as a server would fill its own.
   const made = generate();
   const fixed = repairFields(document, pointer, record, Object.keys(written), (name) =>
     isObject(made) && Object.hasOwn(made, name) ? made[name] : undefined,
   );
-  return fixed && valid() ? record : undefined;
+  return fixed && valid() ? withOwnId(binding, record) : undefined;
 }
 
 /**

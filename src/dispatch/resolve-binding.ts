@@ -281,8 +281,10 @@ function writableFields(model: ApiModel, op: OperationSpec, recordPointer: strin
     const inner = wrap !== undefined && isObject(value) ? propertyAt(model.document, value, pointer, wrap)?.pointer : undefined;
     propertiesOf(model.document, inner ?? media.schemaPointer, false).forEach((n) => names.add(n));
   }
-  names.delete('id');
-  names.delete(op.binding.idProperty ?? 'id');
+  // The store's row number is `id`; a keyed record named by another property may hold an `id` of its own.
+  const idProperty = op.binding.idProperty ?? 'id';
+  if (!isKeyed(op.binding.idKind) || idProperty === 'id') names.delete('id');
+  names.delete(idProperty);
   return names;
 }
 

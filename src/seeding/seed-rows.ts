@@ -2,7 +2,7 @@ import type { Faker } from '@faker-js/faker';
 import { fakeFromSchema } from '../mock/schema-faker.js';
 import { fakerMethod } from '../mock/seeded-faker.js';
 import { isObject } from '../openapi/json-pointer.js';
-import { KEY_FIELD, keyOf, type MintKey, type Row } from '../vocabulary/record.js';
+import { KEY_FIELD, keyOf, OWN_ID_FIELD, type MintKey, type Row } from '../vocabulary/record.js';
 import type { CollectionFixture, FieldGenerator } from './fixtures.js';
 
 const NO_REFERENCES: ReadonlyMap<string, string> = new Map();
@@ -52,8 +52,10 @@ export function generateRows(
     const own = record[keys.idProperty];
     const key = typeof own === 'string' && keys.fits(own) && !used.has(own) ? own : keys.mint(String(id));
     used.add(key);
-    const { id: _generated, [keys.idProperty]: _own, ...fields } = record;
-    rows.push({ id, [KEY_FIELD]: key, ...fields });
+    const { id: generatedId, [keys.idProperty]: _own, ...fields } = record;
+    // A record's own `id` beside another id property (a label's numeric `id`) is kept beside the row number.
+    const ownId = keys.idProperty !== 'id' && generatedId !== undefined ? { [OWN_ID_FIELD]: generatedId } : {};
+    rows.push({ id, [KEY_FIELD]: key, ...ownId, ...fields });
   }
   return rows;
 }

@@ -9,6 +9,13 @@ export type Row = Readonly<Record<string, unknown>> & { readonly id: number };
 /** The field a record's key is kept in, in collections whose ids are not the row number; never shown in an answer. */
 export const KEY_FIELD = '__key';
 
+/**
+ * Where a keyed record keeps an `id` field of its own (a label named by `name` that also has a
+ * numeric `id`): a row's `id` is its row number, so the record's is stored beside it; never shown
+ * under this name.
+ */
+export const OWN_ID_FIELD = '__id';
+
 /** What a record is named by in its item path: its key, else its row number (`"17"`). */
 export function keyOf(row: Row): string {
   const key = row[KEY_FIELD];

@@ -96,6 +96,15 @@ describe.each(EDGES)('any ids through the $name', ({ make }) => {
     expect((await request(app).put('/user/ada').set(auth()).send({ username: 'ada' })).status).toBe(404);
   });
 
+  it('a record named by its username keeps an `id` of its own, through a create, a read and a replace', async () => {
+    const created = await post('/user', { id: 7, username: 'lin', email: 'lin@example.com' });
+    expect(created.body).toEqual({ id: 7, username: 'lin', email: 'lin@example.com' });
+    expect((await get('/user/lin')).body).toEqual(created.body);
+    const put = await request(app).put('/user/lin').set(auth()).send({ id: 8, username: 'lin', email: 'new@example.com' });
+    expect(put.body).toEqual({ id: 8, username: 'lin', email: 'new@example.com' });
+    expect((await get('/user/lin')).body).toEqual(put.body);
+  });
+
   it('a create that names no id of a client-named collection gets a minted one, within the lengths', async () => {
     const created = await post('/user', { email: 'anon@example.com' });
     expect(created.status).toBe(200);
