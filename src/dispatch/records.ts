@@ -24,8 +24,8 @@ export function present(row: Row, idProperty: string): Readonly<Record<string, u
 }
 
 /**
- * The fields to store for a keyed record whose id property is not `id`: an `id` field of its own is
- * kept beside the row number (OWN_ID_FIELD), which would otherwise take its place.
+ * The fields to store for a record whose id property is not `id` (`username`, an issue's `number`):
+ * an `id` field of its own is kept beside the row number (OWN_ID_FIELD), which would otherwise take its place.
  */
 /** Stored fields as the record schema sees them: a keyed record's own id back under `id`. */
 export function asShown(fields: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
@@ -35,7 +35,7 @@ export function asShown(fields: Readonly<Record<string, unknown>>): Readonly<Rec
 }
 
 export function withOwnId<T extends Readonly<Record<string, unknown>>>(binding: ResolvedBinding, fields: T): T {
-  if (!binding.keyed || binding.idProperty === 'id' || !Object.hasOwn(fields, 'id')) return fields;
+  if (binding.idProperty === 'id' || !Object.hasOwn(fields, 'id')) return fields;
   const { id, ...rest } = fields;
   return { ...rest, [OWN_ID_FIELD]: id } as unknown as T;
 }

@@ -281,9 +281,9 @@ function writableFields(model: ApiModel, op: OperationSpec, recordPointer: strin
     const inner = wrap !== undefined && isObject(value) ? propertyAt(model.document, value, pointer, wrap)?.pointer : undefined;
     propertiesOf(model.document, inner ?? media.schemaPointer, false).forEach((n) => names.add(n));
   }
-  // The store's row number is `id`; a keyed record named by another property may hold an `id` of its own.
+  // The store's row number is `id`; a record named by another property may hold an `id` of its own.
   const idProperty = op.binding.idProperty ?? 'id';
-  if (!isKeyed(op.binding.idKind) || idProperty === 'id') names.delete('id');
+  if (idProperty === 'id') names.delete('id');
   names.delete(idProperty);
   return names;
 }

@@ -14,7 +14,7 @@ const GENERIC_NAMES = ['id', 'uuid', '_id', 'key'] as const;
 
 /**
  * The record's id property and kind, when the schema describes a record the store can hold: the
- * property the item path's parameter names (`{username}` → `username`), else `id`, `uuid`, `_id`,
+ * property the item path's parameter names (`{username}` → `username`; `{team_slug}` → `slug`), else `id`, `uuid`, `_id`,
  * `key`, `<singular>Id` or `<singular>_id` (`orderId` in `/orders`), else the record's one read-only
  * identifier (`sku`, `handle`… marked `readOnly`). The first of these the record has decides: one
  * that is not an id (an enum, an object, a boolean) makes the record one the store does not hold.
@@ -27,7 +27,7 @@ export function recordIdentity(
   collection: string,
 ): RecordIdentity | undefined {
   const singular = singularOf(collection);
-  const names = [itemParam, ...GENERIC_NAMES, `${singular}Id`, `${singular}_id`, `${singular}ID`];
+  const names = [itemParam, unprefixed(itemParam, singular), ...GENERIC_NAMES, `${singular}Id`, `${singular}_id`, `${singular}ID`];
   for (const name of names) {
     if (name === undefined) continue;
     const prop = propertySchema(document, schema, pointer, name);
@@ -40,6 +40,20 @@ export function recordIdentity(
   const [name, prop] = readOnly[0] as [string, JsonObject];
   const kind = idKindOf(document, prop);
   return kind === undefined ? undefined : { property: name, kind };
+}
+
+/**
+ * The item parameter less the collection's singular: `{team_slug}` names a team's `slug`,
+ * `{issue_number}` an issue's `number`, `{userName}` a user's `name`.
+ */
+function unprefixed(param: string | undefined, singular: string): string | undefined {
+  if (param === undefined || singular === '') return undefined;
+  const rest = param.startsWith(`${singular}_`)
+    ? param.slice(singular.length + 1)
+    : param.startsWith(singular)
+      ? param.slice(singular.length)
+      : '';
+  return rest === '' || rest.toLowerCase() === 'id' ? undefined : rest.charAt(0).toLowerCase() + rest.slice(1);
 }
 
 /** `orders` → `order`, `categories` → `category`, `addresses` → `address`; the last path word only. */

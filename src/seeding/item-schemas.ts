@@ -60,3 +60,13 @@ export function keyedIdentities(model: ApiModel): Map<string, KeyedIdentity> {
   }
   return found;
 }
+
+/** Each collection's id property, from the first operation bound to it (`id` unless the document says otherwise). */
+export function idProperties(model: ApiModel): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const op of model.operations) {
+    const { resource, idProperty } = op.binding;
+    if (resource !== undefined && idProperty !== undefined && !found.has(resource)) found.set(resource, idProperty);
+  }
+  return found;
+}

@@ -31,6 +31,7 @@ export function generateRows(
   seededRows: (collection: string) => readonly Row[],
   keys?: SeedKeys,
   references: ReadonlyMap<string, string> = NO_REFERENCES,
+  idProperty = 'id',
 ): Row[] {
   const rows: Row[] = [];
   const used = new Set<string>();
@@ -45,8 +46,9 @@ export function generateRows(
       if (targets.length > 0) record[field] = refId(faker.helpers.arrayElement([...targets]));
     }
     if (keys === undefined) {
-      delete record.id;
-      rows.push({ id, ...record });
+      // A record named by another property (an issue's `number`) keeps its own `id` beside the row number.
+      const { id: generatedId, ...fields } = record;
+      rows.push(idProperty !== 'id' && generatedId !== undefined ? { id, [OWN_ID_FIELD]: generatedId, ...fields } : { id, ...fields });
       continue;
     }
     const own = record[keys.idProperty];

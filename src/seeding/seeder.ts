@@ -5,7 +5,7 @@ import type { ApiModel } from '../vocabulary/operation.js';
 import { keyOf, SCOPE_FIELD, type Row } from '../vocabulary/record.js';
 import { fitsKind, minter } from '../resources/mint-id.js';
 import type { CollectionFixture, FixtureDefinitions } from './fixtures.js';
-import { itemSchemas, keyedIdentities, parentCollections, type KeyedIdentity } from './item-schemas.js';
+import { idProperties, itemSchemas, keyedIdentities, parentCollections, type KeyedIdentity } from './item-schemas.js';
 import type { KeptSeed } from './kept-seed.js';
 import { inferredReferences } from './references.js';
 import { generateRows } from './seed-rows.js';
@@ -27,6 +27,7 @@ export class Seeder {
   private readonly parents: ReadonlyMap<string, string | undefined>;
   private readonly keyed: ReadonlyMap<string, KeyedIdentity>;
   private readonly references: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  private readonly idProperties: ReadonlyMap<string, string>;
   private readonly seeded = new Map<string, readonly Row[]>();
   private readonly inProgress = new Set<string>();
 
@@ -39,6 +40,7 @@ export class Seeder {
     this.schemas = itemSchemas(model);
     this.parents = parentCollections(model);
     this.keyed = keyedIdentities(model);
+    this.idProperties = idProperties(model);
     this.references = inferredReferences(model.document, this.schemas, (name) => this.keyed.has(name));
     this.names = [...new Set([...fixtures.collections.keys(), ...this.schemas.keys()])].filter((name) => this.schemas.has(name));
   }
@@ -94,6 +96,7 @@ export class Seeder {
         (ref) => this.rowsOf(ref),
         keys,
         this.references.get(name),
+        this.idProperties.get(name),
       );
       const parent = this.parents.get(name);
       const seeded = this.parents.has(name) ? scoped(rows, parent === undefined ? [] : this.rowsOf(parent), faker) : rows;

@@ -10,9 +10,9 @@ export type Row = Readonly<Record<string, unknown>> & { readonly id: number };
 export const KEY_FIELD = '__key';
 
 /**
- * Where a keyed record keeps an `id` field of its own (a label named by `name` that also has a
- * numeric `id`): a row's `id` is its row number, so the record's is stored beside it; never shown
- * under this name.
+ * Where a record named by another property keeps an `id` field of its own (a label named by `name`,
+ * an issue by `number`, each with an `id` too): a row's `id` is its row number, so the record's is
+ * stored beside it; never shown under this name.
  */
 export const OWN_ID_FIELD = '__id';
 

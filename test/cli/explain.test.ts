@@ -18,7 +18,7 @@ describe('understudy explain', () => {
   it('names each collection of a document with other ids, how ids are minted, and its actions', async () => {
     const { code, stdout } = await runCli(['explain', '--spec', ANY_IDS]);
     expect(code).toBe(0);
-    expect(stdout).toContain('Any ids: 6 collections keep records');
+    expect(stdout).toContain('Any ids: 7 collections keep records');
     expect(stdout).toContain('  id        id: a minted UUID');
     expect(stdout).toContain('  id        id: a minted string prefixed cus_');
     expect(stdout).toContain('  id        username: the id the client sends, else a minted string 3-20 characters');
@@ -36,6 +36,7 @@ describe('understudy explain', () => {
       ['user', 'username', 'string'],
       ['articles', 'slug', 'string'],
       ['shipments', 'id', 'string'],
+      ['teams', 'slug', 'string'],
       ['user/posts', 'id', 'uuid'],
     ]);
   });

@@ -127,6 +127,14 @@ describe.each(EDGES)('any ids through the $name', ({ make }) => {
     for (const a of tagged) expect(a.tags).toContain('news');
   });
 
+  it('{team_slug} names a team by its slug, made from its name; its own numeric id is kept beside it', async () => {
+    const created = await post('/teams', { name: 'Core Team' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(Number), slug: 'core-team', name: 'Core Team' });
+    expect((await get('/teams/core-team')).body).toEqual(created.body);
+    expect((await get('/teams/core-team')).body).toEqual(created.body);
+  });
+
   it('records wrapped in one property (`{"shipment": {…}}`): written and answered inside it', async () => {
     const created = await post('/shipments', { shipment: { carrier: 'UPS', weight: 2.5 } });
     expect(created.status).toBe(201);

@@ -57,6 +57,27 @@ describe('which property names a record', () => {
   it.each<[string, Record<string, unknown>, string | undefined, string, string | undefined]>([
     ['the item parameter first', record({ id: { type: 'integer' }, username: { type: 'string' } }), 'username', 'users', 'username'],
     ['else id', record({ id: { type: 'string' }, name: { type: 'string' } }), 'petId', 'pets', 'id'],
+    [
+      'else the item parameter less the singular (team_slug)',
+      record({ id: { type: 'integer' }, slug: { type: 'string' } }),
+      'team_slug',
+      'teams',
+      'slug',
+    ],
+    [
+      'else the item parameter less the singular (issue_number)',
+      record({ id: { type: 'integer' }, number: { type: 'integer' } }),
+      'issue_number',
+      'repos/issues',
+      'number',
+    ],
+    [
+      'a parameter that is the singular and Id means id',
+      record({ id: { type: 'integer' }, petId: { type: 'integer' } }),
+      'petId',
+      'pets',
+      'petId',
+    ],
     ['else uuid', record({ uuid: { type: 'string', format: 'uuid' } }), 'x', 'things', 'uuid'],
     ['else <singular>Id', record({ orderId: { type: 'integer' } }), undefined, 'orders', 'orderId'],
     ['else <singular>_id', record({ category_id: { type: 'string' } }), undefined, 'categories', 'category_id'],
