@@ -44,7 +44,9 @@ export async function dispatch(binding: ResolvedBinding, received: ValidInput, c
   // A nested record is found only under its own parent (its scope never changes, ids are never reused).
   const current = await store.get(workspace, resource, key);
   if (current.kind === 'not-found' && action === 'replace' && !binding.declaresNotFound && (binding.keyed || isRowNumber(key))) {
-    const record = stamped(binding, completeRecord(binding.document, binding, pick(input.body, binding.writable)), ctx.now, true);
+    const written = pick(input.body, binding.writable);
+    for (const [field, value] of parents) written[field] = value;
+    const record = stamped(binding, completeRecord(binding.document, binding, written), ctx.now, true);
     if (record === undefined) return ctx.generatedAnswer();
     const row = await store.put(workspace, resource, key, scoped(record, scope), binding.keyed);
     const after = forAnswer(binding, row);
