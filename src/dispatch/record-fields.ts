@@ -31,21 +31,10 @@ export function propertySchema(
   document: unknown,
   pointer: string | undefined,
   name: string,
-  depth = 0,
 ): Readonly<Record<string, unknown>> | undefined {
-  if (pointer === undefined || depth > 8) return undefined;
+  if (pointer === undefined) return undefined;
   const { value, pointer: at } = follow(document, pointer);
-  if (!isObject(value)) return undefined;
-  if (isObject(value.properties) && Object.hasOwn(value.properties, name)) {
-    const found = follow(document, `${at}/properties/${escapePointerToken(name)}`).value;
-    return isObject(found) ? found : undefined;
-  }
-  if (!Array.isArray(value.allOf)) return undefined;
-  for (let i = 0; i < value.allOf.length; i++) {
-    const found = propertySchema(document, `${at}/allOf/${i}`, name, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
+  return isObject(value) ? propertyAt(document, value, at, name)?.value : undefined;
 }
 
 export function recordPointerOf(model: ApiModel, op: OperationSpec, pointer: string | undefined): string | undefined {
