@@ -3,7 +3,7 @@
 //   cli ─► http ─► core ─► admin ─► pipeline ─► generation ─► domain folders ─► vocabulary
 //
 //   vocabulary  the ground floor: error catalogue, request/answer records, operation types
-//   domain      openapi clock config auth limits routing validation mock resources seeding store dispatch journal faults rules workspaces replicas
+//   domain      openapi clock config auth limits routing validation mock answers resources seeding store dispatch journal faults rules workspaces replicas
 //               (may import vocabulary and each other; resources recognises the collections a document
 //               describes and their ids (the model builder in openapi asks it); openapi is the document layer and stays below
 //               store, seeding, dispatch, mock, limits and auth; store stays below dispatch; faults, the
@@ -21,7 +21,7 @@
 // Run: npx depcruise src --config .dependency-cruiser.cjs
 
 const DOMAIN =
-  'openapi|clock|config|auth|limits|routing|validation|mock|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas';
+  'openapi|clock|config|auth|limits|routing|validation|mock|answers|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas';
 const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|pages|core|http|cli`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -1,4 +1,4 @@
-import { answerHeaders } from '../pipeline/answer-headers.js';
+import { answerHeaders } from '../answers/answer-headers.js';
 import { errorBody } from '../vocabulary/errors.js';
 import type { SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 

@@ -15,7 +15,7 @@ import { Journal, toJournalEntry } from '../journal/journal.js';
 import { redactionFor, type Redaction } from '../journal/redaction.js';
 import { Limiter } from '../limits/limiter.js';
 import { RuleStore } from '../rules/rule-store.js';
-import { answerHeaders } from '../pipeline/answer-headers.js';
+import { answerHeaders } from '../answers/answer-headers.js';
 import { apiSurface } from '../pipeline/api-surface.js';
 import { runPipeline, type PipelineResult } from '../pipeline/pipeline.js';
 import type { Surface } from '../pipeline/surface.js';

@@ -1,3 +1,4 @@
+import { answerPlan, type AnswerPlan } from '../answers/plan.js';
 import { resolveBinding, type ResolvedBinding } from '../dispatch/resolve-binding.js';
 import { forcedAnswer, type Force, type ForcedAnswer } from '../mock/forced-answer.js';
 import { mockAnswer } from '../mock/mock-answer.js';
@@ -9,6 +10,7 @@ import { documentSettings, layered, type FaultSettings } from '../faults/setting
 import { directionalView, type Direction } from '../openapi/directional.js';
 import { escapePointerToken, valueAt } from '../openapi/json-pointer.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
+import { errorBody } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { ApiModel, OperationSpec } from '../vocabulary/operation.js';
 import { lifecycleHeaders } from './lifecycle-headers.js';
@@ -22,6 +24,8 @@ export interface PreparedOperation {
   /** How dispatch serves it: the store action, parameter names, writable fields. */
   readonly binding: ResolvedBinding;
   readonly check: ResponseCheck;
+  /** What it answers in, worked out once: the answer step reads this, not the document. */
+  readonly answers: AnswerPlan;
   /** Deprecation, Sunset and Link headers, from the document. */
   readonly lifecycleHeaders: Readonly<Record<string, string>>;
   /** The answer generated from the document, for operations with no state behind them (made on first use). */
@@ -49,8 +53,15 @@ export interface Generation {
   readonly router: Router<PreparedOperation>;
   /** Every operation, prepared, in document order. */
   readonly operations: readonly PreparedOperation[];
-  /** Documented operations no request can reach, located in the user's file. */
+  /** The document's schemas, compiled on first use of each, as requests and as answers see them. */
+  readonly schemas: GenerationSchemas;
+  /** What the start warns about: operations no request can reach, operations that declare no success. */
   readonly warnings: readonly string[];
+}
+
+/** The schema compilers of one generation: one per direction (openapi/directional.ts), made on first use. */
+export interface GenerationSchemas {
+  readonly compiler: (direction: Direction) => SchemaCompiler;
 }
 
 export interface GenerationOptions {
@@ -103,7 +114,12 @@ export function buildGeneration(
   // such property is its own view, so one compiler serves validation, answer generation and dispatch.
   // Registering an 11 MB document with Ajv costs a walk of all of it: a lazy generation pays it on
   // its first request instead.
-  const compilerOf = (direction: Direction): SchemaCompiler => compilerFor(directionalView(model.document, direction));
+  const compilers = new Map<Direction, SchemaCompiler>();
+  const compilerOf = (direction: Direction): SchemaCompiler => {
+    let compiler = compilers.get(direction);
+    if (!compiler) compilers.set(direction, (compiler = compilerFor(directionalView(model.document, direction))));
+    return compiler;
+  };
   const rootFaults = documentFaults(model.document, 'the document root');
   const prepared = model.operations.map((op, i) => {
     if (i % PROGRESS_EVERY === 0) onProgress?.({ phase: 'compiling', done: i, total, lazy });
@@ -123,7 +139,8 @@ export function buildGeneration(
     basePath,
     router,
     operations: prepared,
-    warnings: unreachableWarnings(model, router),
+    schemas: Object.freeze({ compiler: compilerOf }),
+    warnings: [...unreachableWarnings(model, router), ...noSuccessWarnings(model, prepared)],
   });
 }
 
@@ -146,6 +163,15 @@ function unreachableWarnings(model: ApiModel, router: Router<PreparedOperation>)
   return router.unreachable.map(({ operation: { operation: op }, by }) => {
     const pointer = model.locate(`#/paths/${escapePointerToken(op.pathTemplate)}/${op.method.toLowerCase()}`);
     return `${pointer}: ${named(op)} cannot be reached: ${named(by.operation)} has the same method and path shape and comes first`;
+  });
+}
+
+/** An operation that declares only errors answers a valid request with one: the start says so, naming it. */
+function noSuccessWarnings(model: ApiModel, prepared: readonly PreparedOperation[]): string[] {
+  return prepared.flatMap(({ operation: op, answers }) => {
+    if (answers.noSuccess === undefined) return [];
+    const pointer = model.locate(`#/paths/${escapePointerToken(op.pathTemplate)}/${op.method.toLowerCase()}/responses`);
+    return [`${pointer}: ${answers.noSuccess.reason}`];
   });
 }
 
@@ -174,6 +200,8 @@ function prepareOperation(
     return (validator = new RequestValidator(op, compiler, model.document, options.validation));
   };
   if (!lazy) validatorOf();
+  const answers = answerPlan(op, { document: model.document, compiler: () => compilerOf('response') });
+  const noSuccess = answers.noSuccess;
   return Object.freeze({
     operation: op,
     method: op.method,
@@ -186,6 +214,7 @@ function prepareOperation(
     get check() {
       return (check ??= new ResponseCheck(op, compilerOf('response')));
     },
+    answers,
     lifecycleHeaders: lifecycleHeaders(model, op, basePath),
     faults,
     forcedAnswer: (force: Force, accept: string | undefined) =>
@@ -195,10 +224,17 @@ function prepareOperation(
         accept,
         serveInvalidExamples: options.serveInvalidExamples,
       }),
+    // An operation that declares only errors answers with the first, saying why; the answer step puts
+    // that in the error's declared shape (or, with no content declared, in X-Sandbox-Error).
     generatedAnswer: () =>
-      (generated ??= mockAnswer(model.document, op, options.seed, options.referenceDate, {
-        serveInvalidExamples: options.serveInvalidExamples,
-      })),
+      (generated ??=
+        noSuccess === undefined
+          ? mockAnswer(model.document, op, options.seed, options.referenceDate, { serveInvalidExamples: options.serveInvalidExamples })
+          : {
+              status: noSuccess.status,
+              headers: {},
+              body: { ...errorBody('no_success_declared', noSuccess.reason), status: noSuccess.status },
+            }),
   });
 }
 

@@ -3,7 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { errorBody } from '../vocabulary/errors.js';
 import type { Sandbox } from '../core/sandbox.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
-import { answerHeaders } from '../pipeline/answer-headers.js';
+import { answerHeaders } from '../answers/answer-headers.js';
 import { toSandboxRequest } from './to-sandbox-request.js';
 import { writeResponse } from './write-response.js';
 

@@ -4,7 +4,7 @@ import type { Delivery, ResponseStream, SandboxResponse } from '../vocabulary/ex
 import { afterDelay, perform, type HeldConnections } from './deliver.js';
 
 /**
- * Writes the core's plain answer, whose headers are complete (`pipeline/answer-headers.ts`): the
+ * Writes the core's plain answer, whose headers are complete (`answers/answer-headers.ts`): the
  * body (JSON, or as encoded for its media type) and its exact Content-Length, nothing else added. The headers
  * go out in one `writeHead` with a flat list, and the body as a string, which Node sends in the
  * same write as the head (a Buffer would take a second, vectored one): both measured on the hot path.

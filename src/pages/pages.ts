@@ -4,7 +4,7 @@ import type { ApiKeyRecord, KeyRegistry } from '../auth/key-registry.js';
 import type { Clock } from '../clock/clock.js';
 import { PACKAGE_ROOT } from '../config/defaults.js';
 import type { Generation } from '../generation/generation.js';
-import { answerHeaders } from '../pipeline/answer-headers.js';
+import { answerHeaders } from '../answers/answer-headers.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 import type { SecurityScheme } from '../vocabulary/operation.js';

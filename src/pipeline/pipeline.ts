@@ -1,19 +1,18 @@
 import type { PreparedOperation } from '../generation/generation.js';
 import type { StoreChange } from '../vocabulary/record.js';
 import type { LimitVerdict } from '../limits/limiter.js';
-import { inDocumentShape } from '../mock/error-shape.js';
 import type { Force } from '../mock/forced-answer.js';
 import { NO_DECISION } from '../faults/decide.js';
 import { nearestOperations } from '../routing/nearest.js';
-import { encodeAnswer, notAcceptable } from '../validation/answer-media.js';
 import type { RuleRequest, RuleRespond } from '../rules/rule.js';
 import { parseQuery } from '../validation/parse-query.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { Applied, Delivery, Responded, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
 import type { OperationSpec } from '../vocabulary/operation.js';
-import { answerHeaders } from './answer-headers.js';
+import { answerHeaders } from '../answers/answer-headers.js';
+import { notAcceptable } from '../answers/encode.js';
+import { contractViolation, finishAnswer } from '../answers/finish.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
-import { checkedAnswer } from './response-check-step.js';
 import { appliedHeader, appliedRecord, shapeRequest, type RuleCandidates, type Shaping } from './shaping.js';
 import type { Caller, Surface } from './surface.js';
 
@@ -78,31 +77,21 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   // 3. Rate limit.
   const counted = surface.limit?.(caller);
   const verdict = counted instanceof Promise ? await counted : counted;
+  const finishing = {
+    cors,
+    limit: verdict?.headers,
+    lifecycle: prepared?.lifecycleHeaders,
+    requestId: req.id,
+    generation: served,
+    accept: req.headers.accept,
+    path: req.path,
+  };
   const settle = (given: SandboxResponse, extras?: Extras): PipelineResult => {
-    // Errors in the shape the document declares for them, where it declares one.
-    const answered = prepared ? inDocumentShape(generation.model.document, prepared.operation, given) : given;
-    // The body in the media type chosen for it among those the document declares (XML built, text
-    // and bytes as they are; JSON is written by the edge).
-    const { response, contentType } = prepared
-      ? encodeAnswer(generation.model.document, prepared.operation, answered, req.headers.accept)
-      : { response: answered, contentType: undefined };
-    const headers = answerHeaders({
-      cors,
-      limit: verdict?.headers,
-      lifecycle: prepared?.lifecycleHeaders,
-      own: response.headers,
-      requestId: req.id,
-      generation: served,
-      hasBody: response.body !== undefined,
-      contentType,
-    });
-    const answer = { ...response, headers };
-    // The last step: the whole answer, headers included, checked against the document.
-    const checked = surface.checkResponses && prepared ? checkedAnswer(prepared, answer) : answer;
-    const sent =
-      checked === answer
-        ? answer
-        : { ...checked, headers: answerHeaders({ own: checked.headers, requestId: req.id, generation: served, hasBody: true }) };
+    // The last step: one place finishes every answer, and says what it breaks when asked to check.
+    const check = surface.checkResponses && prepared ? prepared.check : undefined;
+    const finished = finishAnswer(prepared?.answers, given, check ? { ...finishing, check } : finishing);
+    const broken = finished.violations !== undefined && finished.violations.length > 0;
+    const sent = broken ? contractViolation(finished.response, finished.violations ?? [], finishing) : finished.response;
     if (extras === undefined) return { response: sent, operation, caller };
     return {
       response: extras.delivery ? { ...sent, delivery: extras.delivery } : sent,
@@ -155,7 +144,7 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
 
   // 7. Negotiate: a valid request whose answer the client would not take is refused before anything
   // is done (406, RFC 9110 §15.5.7); a broken one learns what is wrong with it first.
-  const unacceptable = notAcceptable(op, req.headers.accept);
+  const unacceptable = notAcceptable(route.operation.answers, req.headers.accept);
   if (unacceptable) return settle(fail(unacceptable), { requestBody });
 
   // 8. Shape: preferences (a forced status or example), the admin rule that applies, and latency and

@@ -39,9 +39,59 @@ export const ERRORS = {
   workspace_permanent: 409,
   reload_failed: 422,
   service_unavailable: 503,
+  no_success_declared: 500,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/**
+ * Each code's title: a short summary of the kind of problem, the same on every occurrence (RFC 9457
+ * §3.1.3). The message says what happened this time.
+ */
+export const TITLES: Readonly<Record<ErrorCode, string>> = {
+  route_not_found: 'No such route',
+  method_not_allowed: 'Method not allowed',
+  not_acceptable: 'No acceptable media type',
+  missing_credentials: 'Credentials missing',
+  malformed_credentials: 'Credentials malformed',
+  invalid_api_key: 'Unknown API key',
+  insufficient_scope: 'Insufficient scope',
+  invalid_client: 'Invalid client',
+  unsupported_grant_type: 'Unsupported grant type',
+  invalid_scope: 'Invalid scope',
+  rate_limited: 'Rate limit exceeded',
+  key_banned: 'API key banned',
+  validation_failed: 'Request invalid',
+  malformed_json: 'Malformed JSON',
+  body_required: 'Request body required',
+  invalid_path_encoding: 'Invalid path encoding',
+  malformed_request: 'Malformed request',
+  unsupported_media_type: 'Unsupported media type',
+  payload_too_large: 'Request body too large',
+  uri_too_long: 'Request target too long',
+  headers_too_large: 'Request headers too large',
+  resource_not_found: 'Resource not found',
+  resource_exists: 'Resource already exists',
+  operation_removed: 'Operation removed',
+  admin_unauthorized: 'Admin token required',
+  internal_error: 'Internal error',
+  not_implemented: 'Not implemented',
+  response_contract_violation: 'Answer breaks the document',
+  invalid_preference: 'Invalid preference',
+  preference_unsatisfiable: 'Preference cannot be satisfied',
+  verification_failed: 'Verification failed',
+  injected_fault: 'Injected fault',
+  workspace_permanent: 'Workspace is permanent',
+  reload_failed: 'Reload failed',
+  service_unavailable: 'Service unavailable',
+  no_success_declared: 'No success declared',
+};
+
+/**
+ * The problem type URI of a code (RFC 9457 §3.1.1): a `tag:` URI (RFC 4151), which names the problem
+ * without promising a page behind it; each is described in docs/errors.md.
+ */
+export const problemType = (code: ErrorCode): string => `tag:understudy.dev,2026:problem:${code}`;
 
 export interface Violation {
   /** Where the problem is: `body.name`, `query.limit`, `path.petId`, `header.x-trace`. */

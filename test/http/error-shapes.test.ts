@@ -28,7 +28,12 @@ describe.each(EDGES)("errors in the document's own shape through the $name", ({ 
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(Object.keys(res.body).sort()).toEqual(['detail', 'status', 'title', 'type']);
-    expect(res.body).toMatchObject({ type: 'validation_failed', status: 400, detail: expect.stringContaining('body.name') });
+    expect(res.body).toEqual({
+      type: 'tag:understudy.dev,2026:problem:validation_failed',
+      title: 'Request invalid',
+      status: 400,
+      detail: expect.stringContaining('body.name'),
+    });
   });
 
   it('sends no body where the document declares the status without content, the error in X-Sandbox-Error', async () => {

@@ -92,19 +92,21 @@ describe.each(EDGES)('request media types through the $name', ({ make }) => {
     const res = await request(app).post(`/media${row.url}`).set('Content-Type', row.type).send(row.body);
     expect(res.status).toBe(row.status);
     if (row.status === 200) expect(res.body).toEqual(row.url === '/things' ? THING : { ok: true });
-    else {
-      expect(res.body).toMatchObject({ code: row.code, status: row.status, message: expect.any(String) });
-      expect(res.text).not.toMatch(/at .+\.(ts|js):\d+/);
-    }
+    else if (res.headers['content-type']?.startsWith('application/problem+json')) {
+      // Where the document declares problem+json, an RFC 9457 body with the code and the violations as extensions.
+      expect(res.body).toMatchObject({ type: `tag:understudy.dev,2026:problem:${row.code}`, title: expect.any(String) });
+      expect(res.body).toMatchObject({ code: row.code, status: row.status, detail: expect.any(String), instance: `/media${row.url}` });
+    } else expect(res.body).toMatchObject({ code: row.code, status: row.status, message: expect.any(String) });
+    expect(res.text).not.toMatch(/at .+\.(ts|js):\d+/);
     if (row.locations) {
-      const locations = (res.body.details as { location: string }[]).map((d) => d.location);
-      expect([...new Set(locations)].sort()).toEqual([...row.locations].sort());
+      const locations = (res.body.details ?? res.body.violations) as { location: string }[];
+      expect([...new Set(locations.map((d) => d.location))].sort()).toEqual([...row.locations].sort());
     }
   });
 
   it('names the reason a form field does not read as its type, once', async () => {
     const res = await request(app).post('/media/forms').set('Content-Type', FORM).send('name=Rex&count=three');
-    expect(res.body.details).toEqual([{ location: 'body.count', message: 'must be an integer' }]);
+    expect(res.body.violations).toEqual([{ location: 'body.count', message: 'must be an integer' }]);
   });
 
   it('counts every part of a multipart body against the body limit', async () => {

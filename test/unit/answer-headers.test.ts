@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerHeaders } from '../../src/pipeline/answer-headers.js';
+import { answerHeaders } from '../../src/answers/answer-headers.js';
 
 describe('answer headers', () => {
   it('keep both Vary lists (CORS’s Origin, a forced answer’s Prefer) and both Links', () => {

@@ -1,10 +1,11 @@
+import { chooseMediaType } from '../validation/accept.js';
+import { essence, isJsonType, mediaKind } from '../validation/media-type.js';
+import { buildXml } from '../validation/xml-answer.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
+import type { MediaSpec } from '../vocabulary/operation.js';
 import { remembered } from '../vocabulary/remembered.js';
-import type { MediaSpec, OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
-import { chooseMediaType } from './accept.js';
-import { essence, isJsonType, mediaKind } from './media-type.js';
-import { buildXml } from './xml-answer.js';
+import type { AnswerPlan } from './plan.js';
 
 /** An answer ready for its headers: its body encoded where it is not JSON, and its media type. */
 export interface EncodedAnswer {
@@ -13,33 +14,8 @@ export interface EncodedAnswer {
   readonly contentType: string | undefined;
 }
 
-/** What an operation answers in, read once per operation (the operation records are immutable). */
-interface AnswerPlan {
-  /** The success response's declared media types: what `Accept` is negotiated against. */
-  readonly success: readonly string[];
-  readonly byStatus: (status: number) => ResponseSpec | undefined;
-}
-
-const plans = new WeakMap<OperationSpec, AnswerPlan>();
-const NO_CONTENT: readonly MediaSpec[] = [];
-
-function planOf(op: OperationSpec): AnswerPlan {
-  let plan = plans.get(op);
-  if (!plan) {
-    // The lowest declared 2xx (as the answer is chosen: OpenAPI 3.1 §4.8.16), else `default`.
-    const successes = op.responses.filter((r) => r.status.startsWith('2')).sort((a, b) => a.status.localeCompare(b.status));
-    const success = successes[0] ?? op.responses.find((r) => r.status === 'DEFAULT');
-    const byStatus = (status: number): ResponseSpec | undefined =>
-      op.responses.find((r) => r.status === String(status)) ??
-      op.responses.find((r) => r.status === `${String(status)[0] ?? ''}XX`) ??
-      op.responses.find((r) => r.status === 'DEFAULT');
-    plan = { success: success?.content.map((m) => m.mediaType) ?? [], byStatus };
-    plans.set(op, plan);
-  }
-  return plan;
-}
-
 /** The media type keys of a declared content list, listed once (the same array each time: `chooseMediaType` remembers by it). */
+const NO_CONTENT: readonly MediaSpec[] = [];
 const keyLists = new WeakMap<readonly MediaSpec[], readonly string[]>();
 function keysOf(declared: readonly MediaSpec[]): readonly string[] {
   let keys = keyLists.get(declared);
@@ -52,9 +28,9 @@ function keysOf(declared: readonly MediaSpec[]): readonly string[] {
  * (RFC 9110 §15.5.7), else undefined. An operation whose success has no content, or a request
  * with no `Accept`, is always acceptable.
  */
-export function notAcceptable(op: OperationSpec, accept: string | undefined): ErrorBody | undefined {
+export function notAcceptable(plan: AnswerPlan, accept: string | undefined): ErrorBody | undefined {
   if (accept === undefined) return undefined;
-  const declared = planOf(op).success;
+  const declared = plan.success;
   if (declared.length === 0 || chooseMediaType(declared, accept) !== undefined) return undefined;
   return errorBody(
     'not_acceptable',
@@ -88,9 +64,10 @@ const bytesOf = (text: string): Buffer => Buffer.from(text, /[\u0100-\uffff]/.te
  * document declares for that status (`application/problem+json`) when it declares one, else
  * `application/json`. An answer naming a type the document does not declare keeps it.
  */
-export function encodeAnswer(document: unknown, op: OperationSpec, response: SandboxResponse, accept: string | undefined): EncodedAnswer {
+export function encodeAnswer(plan: AnswerPlan, response: SandboxResponse, accept: string | undefined): EncodedAnswer {
   if (response.body === undefined || response.encoded !== undefined) return { response, contentType: undefined };
-  const declared = planOf(op).byStatus(response.status)?.content ?? NO_CONTENT;
+  const declared = plan.responseFor(response.status)?.content ?? NO_CONTENT;
+  const document = plan.schemas.document;
   const own = response.headers['content-type'];
   const ownKey = own === undefined ? undefined : declared.find((m) => essence(m.mediaType) === essence(own))?.mediaType;
   if (own !== undefined && ownKey === undefined) return encode(document, declared, response, own, undefined);
