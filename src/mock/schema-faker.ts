@@ -67,6 +67,17 @@ function fromEnum(values: readonly unknown[], type: string | undefined, faker: F
   return typed.length > 0 ? faker.helpers.arrayElement(typed) : new Unsatisfiable(values[0]);
 }
 
+/**
+ * The values a `const` or `enum` among the parts lists that satisfy every part, whatever their type
+ * (an enum of objects behind an `allOf` is not an object to build); undefined when no part lists any.
+ */
+function listedBy(document: unknown, parts: readonly Part[]): { members: readonly unknown[]; values: readonly unknown[] } | undefined {
+  const listing = parts.find(({ schema }) => schema.const !== undefined || Array.isArray(schema.enum));
+  if (listing === undefined) return undefined;
+  const members = listing.schema.const !== undefined ? [listing.schema.const] : (listing.schema.enum as unknown[]);
+  return { members, values: members.filter((value) => parts.every(({ at }) => satisfies(document, at, value))) };
+}
+
 function ofType(value: unknown, type: string): boolean {
   if (type === 'integer') return Number.isInteger(value);
   if (type === 'object') return isObject(value);
@@ -122,6 +133,10 @@ const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.leng
 
 /** `lean`: an object gets its required members only. */
 function fromParts(context: Context, parts: readonly Part[], depth: number, name?: string, lean = false): unknown {
+  const listed = listedBy(context.document, parts);
+  if (listed !== undefined) {
+    return listed.values.length > 0 ? context.faker.helpers.arrayElement(listed.values) : new Unsatisfiable(listed.members[0]);
+  }
   const type = typeOfParts(parts);
   if (type === 'object') return fakeObject(context, planObject(parts), depth, lean);
   return fromSchema(context, mergeParts(parts), undefined, depth, name);
