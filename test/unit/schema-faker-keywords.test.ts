@@ -57,6 +57,89 @@ const ENUM_ROWS: readonly [string, Record<string, object>, readonly unknown[]][]
   ['a const object under allOf', { Subject: { allOf: [{ type: 'object' }, { const: { on: true } }] } }, [{ on: true }]],
 ];
 
+/** `levels` objects, each requiring the next, around `inner`: past the full-generation depth. */
+function deep(levels: number, inner: object): object {
+  let schema = inner;
+  for (let i = 0; i < levels; i++) schema = { type: 'object', required: ['child'], properties: { child: schema } };
+  return schema;
+}
+
+const CHOICE_ROWS: readonly [string, Record<string, object>][] = [
+  [
+    'a oneOf of open objects that accept each other (a discriminator on a shared property)',
+    {
+      Cat: { type: 'object', required: ['petType'], properties: { petType: { type: 'string' }, name: { type: 'string' } } },
+      Dog: { type: 'object', required: ['petType'], properties: { petType: { type: 'string' }, bark: { type: 'boolean' } } },
+      Subject: {
+        oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
+        discriminator: { propertyName: 'petType' },
+      },
+    },
+  ],
+  [
+    'a oneOf told apart by optional consts, nested past the full-generation depth',
+    {
+      Subject: deep(8, {
+        type: 'object',
+        oneOf: [
+          { properties: { kind: { const: 'a' }, size: { type: 'integer' } } },
+          { properties: { kind: { const: 'b' }, size: { type: 'integer' } } },
+        ],
+      }),
+    },
+  ],
+  [
+    'a oneOf of an integer and a multiple of a half',
+    {
+      Subject: {
+        oneOf: [
+          { type: 'integer', minimum: 0, maximum: 10 },
+          { type: 'number', minimum: 0, maximum: 10, multipleOf: 0.5 },
+        ],
+      },
+    },
+  ],
+  [
+    'an anyOf whose first branch is closed to a property the parent requires',
+    {
+      Subject: {
+        type: 'object',
+        required: ['id'],
+        properties: { id: { type: 'string' } },
+        anyOf: [
+          { additionalProperties: false, properties: { name: { type: 'string' } } },
+          { required: ['code'], properties: { code: { type: 'string' } } },
+        ],
+      },
+    },
+  ],
+];
+
+const CLOSED_ROWS: readonly [string, Record<string, object>][] = [
+  [
+    'a closed allOf member beside one that requires what it declares',
+    {
+      Base: { type: 'object', additionalProperties: false, properties: { id: { type: 'string' }, note: { type: 'string' } } },
+      Subject: {
+        allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['id'], properties: { id: { minLength: 3 } } }],
+      },
+    },
+  ],
+  [
+    'a closed object with properties from its allOf, its own and a oneOf branch',
+    {
+      Subject: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { id: { type: 'string' }, kind: { type: 'string' }, a: { type: 'integer' } },
+        allOf: [{ properties: { extra: { type: 'string' } } }],
+        oneOf: [{ required: ['a'], properties: { b: { type: 'string' } } }, { required: ['kind'] }],
+        minProperties: 2,
+      },
+    },
+  ],
+];
+
 describe('a format keeps its length bounds and its pattern', () => {
   it.each(FORMAT_ROWS)('%s', (_, schemas) => {
     expectValidForEverySeed(schemas);
@@ -66,5 +149,17 @@ describe('a format keeps its length bounds and its pattern', () => {
 describe('an enum or const gives one of its members, whatever their type', () => {
   it.each(ENUM_ROWS)('%s', (_, schemas, members) => {
     for (const value of expectValidForEverySeed(schemas)) expect(members).toContainEqual(value);
+  });
+});
+
+describe('a oneOf value matches one branch alone; an anyOf value some branch', () => {
+  it.each(CHOICE_ROWS)('%s', (_, schemas) => {
+    expectValidForEverySeed(schemas);
+  });
+});
+
+describe('a closed object carries only what it allows', () => {
+  it.each(CLOSED_ROWS)('%s', (_, schemas) => {
+    expectValidForEverySeed(schemas);
   });
 });
