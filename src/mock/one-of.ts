@@ -60,8 +60,7 @@ function without(
 ): Record<string, unknown> | undefined {
   for (const name of other.required) {
     if (!Object.hasOwn(value, name) || plan.required.has(name)) continue;
-    const candidate = { ...value };
-    delete candidate[name];
+    const candidate = Object.fromEntries(Object.entries(value).filter(([key]) => key !== name));
     if (refuses(candidate)) return candidate;
   }
   for (const name of other.properties.keys()) {

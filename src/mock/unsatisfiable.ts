@@ -76,7 +76,7 @@ function responseSchemas(document: unknown): string[] {
           if (!isObject(entries)) continue;
           for (const name of Object.keys(entries)) {
             const entry = locate(document, `${response.at}/${key}/${escapePointerToken(name)}`);
-            if (entry !== undefined && entry.schema.schema !== undefined) out.push(`${entry.at}/schema`);
+            if (entry?.schema.schema !== undefined) out.push(`${entry.at}/schema`);
           }
         }
       }
@@ -145,15 +145,15 @@ function formatLength(schema: JsonObject): string | undefined {
 
 /** A required member that a part closed with `additionalProperties: false` does not allow. */
 function closed(parts: readonly Part[]): string | undefined {
-  const required = parts.flatMap(({ schema }) => (Array.isArray(schema.required) ? schema.required : []));
+  const required = parts.flatMap(({ schema }) =>
+    Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [],
+  );
   for (const { schema } of parts) {
     if (schema.additionalProperties !== false) continue;
     const names = isObject(schema.properties) ? Object.keys(schema.properties) : [];
     const patterns = isObject(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
-    const missing = required.find(
-      (name) => typeof name === 'string' && !names.includes(name) && !patterns.some((p) => matchesPattern(p, name)),
-    );
-    if (missing !== undefined) return `it requires ${String(missing)}, which additionalProperties: false forbids`;
+    const missing = required.find((name) => !names.includes(name) && !patterns.some((p) => matchesPattern(p, name)));
+    if (missing !== undefined) return `it requires ${missing}, which additionalProperties: false forbids`;
   }
   return undefined;
 }
