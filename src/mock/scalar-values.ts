@@ -1,5 +1,6 @@
 import type { Faker } from '@faker-js/faker';
 import type { JsonObject } from '../openapi/json-pointer.js';
+import { formatWithin, inFormat } from './format-values.js';
 import { codePoints, matchesPattern, stringMatching } from './pattern-values.js';
 import { byName, formatted, numericFormat } from './realistic-values.js';
 
@@ -56,8 +57,9 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T/;
 
 /**
  * A string for the schema: a realistic value first (its `format`, else the property's name) when it
- * keeps the length bounds and the `pattern`, else one drawn from the pattern, else words. A format
- * the validator checks is never replaced by a name's value, which would break it.
+ * keeps the length bounds and the `pattern`; else the format's value reshaped to fit them
+ * (format-values.ts); else one drawn from the pattern that is in the format too; else words. A
+ * format the validator checks is never replaced by a name's value, which would break it.
  */
 export function fakeString(schema: JsonObject, faker: Faker, name: string | undefined): string {
   const min = num(schema.minLength) ?? 0;
@@ -65,14 +67,32 @@ export function fakeString(schema: JsonObject, faker: Faker, name: string | unde
   const pattern = typeof schema.pattern === 'string' ? schema.pattern : undefined;
   const fits = (text: string): boolean =>
     codePoints(text) >= min && codePoints(text) <= max && (pattern === undefined || matchesPattern(pattern, text));
-  const realistic = formatted(schema.format, faker) ?? (schema.format === undefined ? byName(name, faker) : undefined);
+  const inItsFormat = formatted(schema.format, faker);
+  const realistic = inItsFormat ?? (schema.format === undefined ? byName(name, faker) : undefined);
   if (realistic !== undefined && fits(realistic)) return realistic;
+  if (inItsFormat !== undefined) {
+    const reshaped = formatWithin(String(schema.format), inItsFormat, faker, min, max, fits);
+    if (reshaped !== undefined) return reshaped;
+  }
   // A date-time by name where the pattern asks for a date alone (`estimatedDeliveryDate: ^\d{4}-\d{2}-\d{2}$`).
   if (realistic !== undefined && ISO_DATE_TIME.test(realistic) && fits(realistic.slice(0, 10))) return realistic.slice(0, 10);
   if (pattern !== undefined) {
-    const text = stringMatching(pattern, faker, min, max);
-    if (text !== undefined) return text;
+    let first: string | undefined;
+    for (let attempt = 0; attempt < PATTERN_TRIES; attempt++) {
+      const text = stringMatching(pattern, faker, min, max);
+      if (text === undefined) break;
+      if (inFormat(schema.format, text)) return text;
+      first ??= text;
+    }
+    if (first !== undefined) return first;
   }
+  return words(faker, min, max);
+}
+
+/** How many strings are drawn from a pattern for one that is also in the schema's format. */
+const PATTERN_TRIES = 8;
+
+function words(faker: Faker, min: number, max: number): string {
   let text = faker.lorem.words({ min: 1, max: 3 });
   while (codePoints(text) < Math.max(min, 1)) text += ` ${faker.lorem.word()}`;
   return codePoints(text) > max ? Array.from(text).slice(0, max).join('') : text;

@@ -2,6 +2,7 @@ import type { Faker } from '@faker-js/faker';
 import { isObject, type JsonObject } from '../openapi/json-pointer.js';
 import { followed, satisfies } from './document-schemas.js';
 import { byName, xFakerValue } from './realistic-values.js';
+import { branchesMatched, toldApart } from './one-of.js';
 import { fakeNumber, fakeString } from './scalar-values.js';
 import { flatten, mergeParts, planObject, typeOfParts, type ObjectPlan, type Part } from './schema-parts.js';
 
@@ -67,6 +68,17 @@ function fromEnum(values: readonly unknown[], type: string | undefined, faker: F
   return typed.length > 0 ? faker.helpers.arrayElement(typed) : new Unsatisfiable(values[0]);
 }
 
+/**
+ * The values a `const` or `enum` among the parts lists that satisfy every part, whatever their type
+ * (an enum of objects behind an `allOf` is not an object to build); undefined when no part lists any.
+ */
+function listedBy(document: unknown, parts: readonly Part[]): { members: readonly unknown[]; values: readonly unknown[] } | undefined {
+  const listing = parts.find(({ schema }) => schema.const !== undefined || Array.isArray(schema.enum));
+  if (listing === undefined) return undefined;
+  const members = listing.schema.const !== undefined ? [listing.schema.const] : (listing.schema.enum as unknown[]);
+  return { members, values: members.filter((value) => parts.every(({ at }) => satisfies(document, at, value))) };
+}
+
 function ofType(value: unknown, type: string): boolean {
   if (type === 'integer') return Number.isInteger(value);
   if (type === 'object') return isObject(value);
@@ -76,11 +88,11 @@ function ofType(value: unknown, type: string): boolean {
 }
 
 /**
- * A value for all `parts` together, a branch chosen for each `anyOf` (its first) and `oneOf` among
- * them. A `oneOf` value must match exactly one branch (JSON Schema 2020-12 §10.2.1.3), and a value
- * made for one branch often matches another too (an object branch without `required` matches
- * almost anything), so each branch is tried in turn until a value fits it alone; the first
- * branch's value is the fallback.
+ * A value for all `parts` together, a branch chosen for each `anyOf` and `oneOf` among them: the
+ * first whose value the parts accept as a whole (the choice included), else the first branch's.
+ * A `oneOf` value must match exactly one branch (one-of.ts): each branch is tried in full, then
+ * with its required members only (`oneOf: [{required: [email]}, {required: [phone]}]` would match
+ * an object with every property), then drawn again and told apart from the branches it also matches.
  */
 function withChoices(
   context: Context,
@@ -96,32 +108,54 @@ function withChoices(
   const keyword = nonEmpty(choice.schema.oneOf) ? 'oneOf' : 'anyOf';
   const count = (choice.schema[keyword] as readonly unknown[]).length;
   const next = new Set([...decided, choice.at]);
-  const branch = (i: number, leanObject: boolean): unknown => {
+  const partsOf = (i: number): Part[] => {
     const { value, pointer } = followed(document, `${choice.at}/${keyword}/${i}`);
-    const added = isObject(value) ? flatten(document, value, pointer) : [];
-    return withChoices(context, [...parts, ...added], next, depth, name, leanObject);
+    return [...parts, ...(isObject(value) ? flatten(document, value, pointer) : [])];
   };
-  if (keyword === 'anyOf') return branch(0, lean);
+  const branch = (i: number, leanObject: boolean): unknown => withChoices(context, partsOf(i), next, depth, name, leanObject);
+  const whole = (value: unknown): boolean => !(value instanceof Unsatisfiable) && parts.every(({ at }) => satisfies(document, at, value));
   let first: unknown;
-  // Branches told apart by their required members (`oneOf: [{required: [email]}, {required: [phone]}]`)
-  // all match an object with every property: the second round leaves the optional ones out.
-  for (const leanObject of lean ? [true] : [false, true]) {
+  let alone: unknown;
+  for (const leanObject of keyword === 'anyOf' || lean ? [lean] : [false, true]) {
     for (let i = 0; i < count; i++) {
       const value = branch(i, leanObject);
       first ??= value;
-      if (value instanceof Unsatisfiable) continue;
-      let matches = 0;
-      for (let j = 0; j < count && matches < 2; j++) if (satisfies(document, `${choice.at}/oneOf/${j}`, value)) matches++;
-      if (matches === 1) return value;
+      if (whole(value)) return value;
+      if (keyword === 'oneOf' && !(value instanceof Unsatisfiable) && branchesMatched(document, choice.at, count, value) === 1)
+        alone ??= value;
     }
   }
-  return first;
+  if (keyword === 'anyOf') return first;
+  const valueFor = (pointer: string, member: string): unknown => {
+    const value = atPointer(context, pointer, depth + 1, member);
+    return value instanceof Unsatisfiable ? value.fallback : value;
+  };
+  // An object is told apart in the first round; a scalar is drawn again (an integral `number`).
+  const drawn = new Set<number>();
+  for (let round = 0; round < REDRAWS; round++) {
+    for (let i = 0; i < count; i++) {
+      if (drawn.has(i)) continue;
+      const value = branch(i, lean);
+      if (isObject(value)) drawn.add(i);
+      if (whole(value)) return value;
+      const apart = value instanceof Unsatisfiable ? undefined : toldApart(document, choice.at, count, i, partsOf(i), value, valueFor);
+      if (apart !== undefined && whole(apart)) return apart;
+    }
+  }
+  return alone ?? first;
 }
+
+/** How many times a `oneOf` branch whose value is not an object is drawn again. */
+const REDRAWS = 8;
 
 const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
 
 /** `lean`: an object gets its required members only. */
 function fromParts(context: Context, parts: readonly Part[], depth: number, name?: string, lean = false): unknown {
+  const listed = listedBy(context.document, parts);
+  if (listed !== undefined) {
+    return listed.values.length > 0 ? context.faker.helpers.arrayElement(listed.values) : new Unsatisfiable(listed.members[0]);
+  }
   const type = typeOfParts(parts);
   if (type === 'object') return fakeObject(context, planObject(parts), depth, lean);
   return fromSchema(context, mergeParts(parts), undefined, depth, name);

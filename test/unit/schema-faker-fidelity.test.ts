@@ -1,37 +1,13 @@
-import { Ajv } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { stringMatching } from '../../src/mock/pattern-values.js';
 import { fakeFromSchema } from '../../src/mock/schema-faker.js';
 import { seededFaker } from '../../src/mock/seeded-faker.js';
+import { expectValidForEverySeed, REFERENCE, SEEDS } from '../support/generated-values.js';
 
 /**
- * Generated values are judged the way the real-world corpus judges answers: an Ajv of their own
- * with ajv-formats, every seed in a range, and the same seed always giving the same value. The
- * schemas are the shapes that broke on real documents (named in each row).
+ * Generated values are judged the way the real-world corpus judges answers (support/generated-values.ts).
+ * The schemas are the shapes that broke on real documents (named in each row).
  */
-
-const REFERENCE = new Date('2026-01-01T00:00:00Z');
-const SEEDS = Array.from({ length: 25 }, (_, i) => i + 1);
-
-function validator(schema: object, dialect: '3.0' | '3.1' = '3.0') {
-  const options = { strict: false, allErrors: true, allowUnionTypes: true } as const;
-  const ajv = dialect === '3.1' ? new Ajv2020(options) : new Ajv(options);
-  addFormats.default(ajv);
-  return ajv.compile(schema);
-}
-
-/** Every seed's value for `#/components/schemas/Subject`, checked against it. */
-function expectValidForEverySeed(schemas: Record<string, object>, dialect: '3.0' | '3.1' = '3.0'): unknown[] {
-  const document = { components: { schemas } };
-  const validate = validator({ ...document, $ref: '#/components/schemas/Subject' }, dialect);
-  return SEEDS.map((seed) => {
-    const value = fakeFromSchema(document, '#/components/schemas/Subject', seededFaker(seed, REFERENCE));
-    expect(validate(value), `seed ${seed}: ${JSON.stringify(value)} ${JSON.stringify(validate.errors)}`).toBe(true);
-    return value;
-  });
-}
 
 /** Every format ajv-formats checks on strings, each as a property of that name. */
 const FORMATS: readonly [string, string][] = [
