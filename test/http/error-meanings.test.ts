@@ -119,13 +119,14 @@ describe('error schemas from real documents, filled by meaning', () => {
     );
   });
 
-  it('warns at start about each operation that declares no success, located in the document', async () => {
+  it('warns at start about each operation that declares no success, and each answer schema no value satisfies', async () => {
     const warnings: string[] = [];
     const config = checkConfig({ ...DEFAULT_CONFIG, spec: SPEC, fixtures: null, log: { level: 'silent' } });
     await createSandbox(config, { onProgress: (e) => e.phase === 'warning' && warnings.push(e.message) });
     expect(warnings.sort()).toEqual([
       '#/paths/~1pet/post/responses: POST /pet declares no success response (only 405), so a valid request is answered 405',
       '#/paths/~1pet/put/responses: PUT /pet declares no success response (only 400, 404), so a valid request is answered 400',
+      '#/paths/~1stamps/get/responses/200/content/application~1json/schema: admits no value (minLength 10 is more than maxLength 5)',
     ]);
   });
 });
