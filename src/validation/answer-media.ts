@@ -4,6 +4,7 @@ import { remembered } from '../vocabulary/remembered.js';
 import type { MediaSpec, OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
 import { chooseMediaType } from './accept.js';
 import { essence, isJsonType, mediaKind } from './media-type.js';
+import { encodeItems, sequenceOf } from './stream-answer.js';
 import { buildXml } from './xml-answer.js';
 
 /** An answer ready for its headers: its body encoded where it is not JSON, and its media type. */
@@ -118,6 +119,9 @@ function encode(
 ): EncodedAnswer {
   const kind = mediaKind(chosen);
   const body = response.body;
+  // A sequence of items (an `itemSchema`, OpenAPI 3.2) in its media type's framing: stream-answer.ts.
+  const framing = Array.isArray(body) ? sequenceOf(declared, chosen) : undefined;
+  if (framing !== undefined) return { response: { ...response, encoded: encodeItems(framing, body as unknown[]) }, contentType };
   if (kind === 'json') return { response, contentType };
   let encoded: string | Uint8Array;
   if (typeof body === 'string') encoded = kind === 'binary' ? bytesOf(body) : body;
