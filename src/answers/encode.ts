@@ -6,6 +6,7 @@ import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { MediaSpec } from '../vocabulary/operation.js';
 import { remembered } from '../vocabulary/remembered.js';
 import type { AnswerPlan } from './plan.js';
+import { encodeItems, sequenceOf } from './stream-answer.js';
 
 /** An answer ready for its headers: its body encoded where it is not JSON, and its media type. */
 export interface EncodedAnswer {
@@ -95,6 +96,9 @@ function encode(
 ): EncodedAnswer {
   const kind = mediaKind(chosen);
   const body = response.body;
+  // A sequence of items (an `itemSchema`, OpenAPI 3.2) in its media type's framing: stream-answer.ts.
+  const framing = Array.isArray(body) ? sequenceOf(declared, chosen) : undefined;
+  if (framing !== undefined) return { response: { ...response, encoded: encodeItems(framing, body as unknown[]) }, contentType };
   if (kind === 'json') return { response, contentType };
   let encoded: string | Uint8Array;
   if (typeof body === 'string') encoded = kind === 'binary' ? bytesOf(body) : body;

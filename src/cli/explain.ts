@@ -12,7 +12,7 @@ in (its paths, id property, id kind and how new ids are minted, filters, paging)
 answered from the document and why, and the operations that answer 404 for a record that does not
 exist although the document declares no 404.
 
-  --spec FILE   the OpenAPI 3.0/3.1 or Swagger 2.0 document (default openapi/petstore.yaml)
+  --spec FILE   the OpenAPI 3.0/3.1/3.2 or Swagger 2.0 document (default openapi/petstore.yaml)
   --json        the same as JSON (as GET /__sandbox/model answers it)
 `;
 

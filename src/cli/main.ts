@@ -24,7 +24,7 @@ in-memory store. With no options it serves the Pet Store document with the demo 
 demo-free, demo-pro, demo-business and demo-enterprise.
 
 Options:
-  --spec FILE          OpenAPI 3.0/3.1 or Swagger 2.0 document (env SANDBOX_SPEC; default openapi/petstore.yaml)
+  --spec FILE          OpenAPI 3.0/3.1/3.2 or Swagger 2.0 document (env SANDBOX_SPEC; default openapi/petstore.yaml)
   --config FILE        YAML config file (env SANDBOX_CONFIG); see the README for its fields
   --fixtures FILE      seed data definitions (default fixtures/petstore.yaml for the Pet Store)
   --data FILE          persist the store to FILE and its log FILE.log (env SANDBOX_DATA; default: memory only)

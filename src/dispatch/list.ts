@@ -24,7 +24,10 @@ export async function list(
   const { paging } = binding;
   const asked = paging.size === undefined ? undefined : input.query[paging.size];
   const size = typeof asked === 'number' ? asked : typeof asked === 'string' && /^\d+$/.test(asked) ? Number(asked) : paging.pageSize;
-  const filters = binding.filters.filter((name) => input.query[name] !== undefined).map((name) => [name, input.query[name]] as const);
+  const filters = [
+    ...binding.filters.filter((name) => input.query[name] !== undefined).map((name) => [name, input.query[name]] as const),
+    ...bodyFilters(binding, input.body),
+  ];
   // A nested view lists the records naming its parent, whether the field holds the path's text or a number.
   const parented = parents.map(([field, value]) => [field, [value, typeof value === 'number' ? String(value) : value]] as const);
   const scoped =
@@ -60,6 +63,15 @@ export async function list(
   if (!envelope) return answer(binding, binding.successStatus, items, headers);
   const base = ctx.generatedAnswer().body;
   return answer(binding, binding.successStatus, wrapPage(envelope, base, { items, next, nextUrl: url, total }), headers);
+}
+
+/** A QUERY's filters from its body (decision 0021): each record field it names, to equal the value (or any of a list). */
+function bodyFilters(binding: ResolvedBinding, body: unknown): (readonly [string, unknown])[] {
+  if (binding.bodyFilters.length === 0 || typeof body !== 'object' || body === null) return [];
+  const given = body as Readonly<Record<string, unknown>>;
+  return binding.bodyFilters
+    .filter((name) => given[name] !== undefined && given[name] !== null)
+    .map((name) => [name, given[name]] as const);
 }
 
 /** One page's records, the next page's cursor (none on the last), and how many match, where counted. */

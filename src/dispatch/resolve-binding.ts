@@ -1,4 +1,4 @@
-import { answerMedia, answerResponse, answerStatus, sendsJson } from '../openapi/bindings.js';
+import { answerMedia, answerResponse, answerStatus, sendsJson, streamedItems } from '../openapi/bindings.js';
 import { requiredOf } from '../openapi/required.js';
 import { isKeyed, type ApiModel, type OperationSpec } from '../vocabulary/operation.js';
 import type { MintKey } from '../vocabulary/record.js';
@@ -29,6 +29,8 @@ export interface ResolvedBinding {
   readonly mediaType: string | undefined;
   /** list: query parameters that filter by a record field of the same name. */
   readonly filters: readonly string[];
+  /** list by QUERY (OpenAPI 3.2): the JSON body's properties that filter by a record field of the same name. */
+  readonly bodyFilters: readonly string[];
   /** list: how it pages (its cursor, offset or page parameter, and its page size). */
   readonly paging: PagingStyle;
   /** list: the parameters it sorts and searches by, where it declares them. */
@@ -121,7 +123,9 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
   const reserved = new Set(pagingParams(paging));
   const response = answerResponse(op.responses);
   const media = answerMedia(response);
-  const recordPointer = recordPointerOf(model, op, media?.schemaPointer);
+  // A stream of records (an `itemSchema`, OpenAPI 3.2) lists them one an item.
+  const streamed = op.binding.action === 'list' ? streamedItems(model.document, op)?.pointer : undefined;
+  const recordPointer = streamed ?? recordPointerOf(model, op, media?.schemaPointer);
   const fields = propertiesOf(model.document, recordPointer, true);
   const sortSearch = sortSearchOf(
     query.map((p) => p.name),
@@ -143,6 +147,7 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
     successStatus: answerStatus(response),
     mediaType: media?.mediaType,
     filters: op.binding.action === 'list' ? query.map((p) => p.name).filter((n) => !reserved.has(n) && fields.has(n)) : [],
+    bodyFilters: op.binding.action === 'list' && op.method === 'QUERY' ? bodyFiltersOf(model.document, op, fields) : [],
     paging,
     sortSearch,
     envelope: op.binding.action === 'list' && sendsJson(media) ? envelopeOf(model.document, media?.schemaPointer) : undefined,
@@ -176,4 +181,10 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
     jsonPatch: op.requestBody?.content.some((m) => m.mediaType === 'application/json-patch+json') ?? false,
     timestamps: timestampsOf(model.document, recordPointer, fields, writable),
   };
+}
+
+/** The properties of a QUERY's JSON body that name record fields: each filters the list as a query parameter would. */
+function bodyFiltersOf(document: unknown, op: OperationSpec, fields: ReadonlySet<string>): string[] {
+  const media = op.requestBody?.content.find((m) => sendsJson(m));
+  return [...propertiesOf(document, media?.schemaPointer, true)].filter((name) => fields.has(name));
 }

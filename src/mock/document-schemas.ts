@@ -1,5 +1,6 @@
 import { directionalView } from '../openapi/directional.js';
 import { follow, isObject, type Located } from '../openapi/json-pointer.js';
+import { schemaDialect } from '../openapi/schema-dialect.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
 
 /**
@@ -15,8 +16,7 @@ export function compilerFor(document: unknown): SchemaCompiler {
   const key = isObject(document) ? document : {};
   let compiler = compilers.get(key);
   if (!compiler) {
-    const dialect = isObject(document) && String(document.openapi).startsWith('3.1') ? '3.1' : '3.0';
-    compilers.set(key, (compiler = new SchemaCompiler(document, dialect, kept.get(key) ?? null)));
+    compilers.set(key, (compiler = new SchemaCompiler(document, schemaDialect(document), kept.get(key) ?? null)));
   }
   return compiler;
 }

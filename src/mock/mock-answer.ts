@@ -4,6 +4,7 @@ import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { MediaSpec, OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
 import { satisfies } from './document-schemas.js';
 import { seededFaker } from './seeded-faker.js';
+import { generatedItems } from './stream-items.js';
 import { fakeFromSchema } from './schema-faker.js';
 
 export interface MockOptions {
@@ -55,6 +56,8 @@ function bodyFor(
   options: MockOptions,
   generate: (pointer: string, attempt?: number) => unknown,
 ): unknown {
+  // A stream (an `itemSchema`, OpenAPI 3.2): its items, which the answer step frames for the media type.
+  if (media.itemSchemaPointer !== undefined) return generatedItems(document, media.itemSchemaPointer, generate);
   const json = sendsJson(media);
   const usable = (value: unknown): boolean => json || typeof value === 'string';
   if (media.example && usable(media.example.value)) {

@@ -74,6 +74,17 @@ export function answerSchema(document: unknown, op: OperationSpec): { value: Jso
   return isObject(value) ? { value, pointer } : undefined;
 }
 
+/**
+ * The schema of each item an operation streams (a sequential media type's `itemSchema`, OpenAPI
+ * 3.2), when its answer is a stream: a stream of a collection's records lists them.
+ */
+export function streamedItems(document: unknown, op: OperationSpec): { value: JsonObject; pointer: string } | undefined {
+  const pointer = answerMedia(answerResponse(op.responses))?.itemSchemaPointer;
+  if (pointer === undefined) return undefined;
+  const { value, pointer: at } = follow(document, pointer);
+  return isObject(value) ? { value, pointer: at } : undefined;
+}
+
 /** The property schema `name` of an object schema, through `allOf`; undefined when it has none. */
 export function propertySchema(document: unknown, schema: JsonObject, pointer: string, name: string): JsonObject | undefined {
   return propertyAt(document, schema, pointer, name)?.value;

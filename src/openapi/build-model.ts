@@ -1,6 +1,5 @@
 import { escapePointerToken, follow, isArray, isObject, type JsonObject } from './json-pointer.js';
 import {
-  HTTP_METHODS,
   type ApiModel,
   type Lifecycle,
   type OperationSpec,
@@ -12,40 +11,43 @@ import { inferBindings } from '../resources/recognise.js';
 import { explicitBinding, NO_BINDING } from './bindings.js';
 import { readRequestBody, readResponses } from './media.js';
 import { normalize30 } from './normalize-30.js';
+import { schemaDialect } from './schema-dialect.js';
 import { asWritten, type Locate } from './original-location.js';
 import { mergeParameters, pathNames, readParameters } from './parameters.js';
+import { pathOperations } from './path-operations.js';
 import { readSecurity, readSecuritySchemes, securityWarnings } from './security-schemes.js';
 
 /**
- * Compiles an OpenAPI 3.0/3.1 document into the plain operation model. Anything the sandbox cannot
+ * Compiles an OpenAPI 3.0, 3.1 or 3.2 document into the plain operation model. Anything the sandbox cannot
  * serve stops here with a message naming the operation, never later on a request. `locate` (from
  * `readDocument`) says where a pointer into the document stands in the user's file, so warnings
  * about a converted Swagger 2.0 document name the 2.0 original.
  */
 export function buildApiModel(source: unknown, locate: Locate = asWritten): ApiModel {
   if (!isObject(source)) throw new Error('the OpenAPI document is not an object');
-  const dialect = String(source.openapi).startsWith('3.1') ? '3.1' : '3.0';
+  const dialect = schemaDialect(source);
   const document = (dialect === '3.0' ? normalize30(source) : source) as JsonObject;
   const info = isObject(document.info) ? document.info : {};
   const securitySchemes = readSecuritySchemes(document);
   const globalSecurity = readSecurity(document.security, securitySchemes, 'the document');
   const paths = isObject(document.paths) ? document.paths : {};
   const operations: OperationSpec[] = [];
+  const warnings: string[] = [];
+  const since32 = /^3\.(?:[2-9]|\d{2,})\./.test(String(source.openapi));
   for (const pathTemplate of Object.keys(paths)) {
     const pathPointer = `#/paths/${escapePointerToken(pathTemplate)}`;
     const { value: pathItem, pointer: itemPointer } = follow(document, pathPointer);
     if (!isObject(pathItem)) continue;
-    for (const method of HTTP_METHODS) {
-      if (!isObject(pathItem[method])) continue;
-      const opPointer = `${itemPointer}/${method}`;
-      const op = pathItem[method];
-      const id = typeof op.operationId === 'string' ? op.operationId : `${method.toUpperCase()} ${pathTemplate}`;
+    const found = pathOperations(pathItem, itemPointer, locate(itemPointer), since32);
+    warnings.push(...found.warnings);
+    for (const { method, op, pointer: opPointer } of found.operations) {
+      const id = typeof op.operationId === 'string' ? op.operationId : `${method} ${pathTemplate}`;
       try {
         operations.push(
           readOperation(document, { id, method, pathTemplate, op, opPointer, itemPointer, pathItem, globalSecurity, securitySchemes }),
         );
       } catch (error) {
-        throw new Error(`operation ${id} (${method.toUpperCase()} ${pathTemplate}): ${(error as Error).message}`, { cause: error });
+        throw new Error(`operation ${id} (${method} ${pathTemplate}): ${(error as Error).message}`, { cause: error });
       }
     }
   }
@@ -56,7 +58,7 @@ export function buildApiModel(source: unknown, locate: Locate = asWritten): ApiM
     basePath: basePathOf(document),
     operations: inferBindings(document, operations),
     securitySchemes,
-    warnings: securityWarnings(securitySchemes, locate),
+    warnings: [...securityWarnings(securitySchemes, locate), ...warnings],
     document,
     locate,
   };
@@ -92,7 +94,7 @@ function readOperation(document: unknown, src: OperationSource): OperationSpec {
   const security = src.op.security === undefined ? src.globalSecurity : readSecurity(src.op.security, src.securitySchemes, 'the operation');
   return {
     id: src.id,
-    method: src.method.toUpperCase(),
+    method: src.method,
     pathTemplate: src.pathTemplate,
     parameters,
     requestBody: readRequestBody(document, src.op.requestBody, `${src.opPointer}/requestBody`),

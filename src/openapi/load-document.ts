@@ -14,9 +14,9 @@ export type LoadProgress =
   | { readonly phase: 'warning'; readonly message: string };
 
 export interface LoadedDocument {
-  /** An OpenAPI 3.0 or 3.1 document with local references only. */
+  /** An OpenAPI 3.0, 3.1 or 3.2 document with local references only. */
   readonly document: unknown;
-  /** The version the file declares (`2.0`, `3.0.3`, `3.1.0`). */
+  /** The version the file declares (`2.0`, `3.0.3`, `3.1.0`, `3.2.0`). */
   readonly sourceVersion: string;
   /** What the sandbox accepted but could not carry over exactly (located in the user's file). */
   readonly warnings: readonly string[];
@@ -86,18 +86,18 @@ export async function loadDocument(path: string, cacheDir: string | null = null)
   return (await readDocument(path, { cacheDir })).document;
 }
 
-/** `2.0` (Swagger), `3.0.x` or `3.1.x`; any other stops the start naming what the file says. */
+/** `2.0` (Swagger), `3.0.x`, `3.1.x` or `3.2.x`; any other stops the start naming what the file says. */
 function versionOf(path: string, parsed: unknown): string {
   if (!isObject(parsed)) throw new Error(`${path} is not an OpenAPI document: it holds no object`);
   if (typeof parsed.swagger === 'string' || typeof parsed.swagger === 'number') {
     const swagger = String(parsed.swagger);
     // YAML reads an unquoted `swagger: 2.0` as the number 2.
     if (swagger === '2.0' || swagger === '2') return '2.0';
-    throw new Error(`${path} is Swagger ${swagger}; the sandbox reads Swagger 2.0 and OpenAPI 3.0 and 3.1`);
+    throw new Error(`${path} is Swagger ${swagger}; the sandbox reads Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2`);
   }
   if (typeof parsed.openapi !== 'string') throw new Error(`${path} is not an OpenAPI document: no "openapi" or "swagger" version field`);
-  if (!/^3\.[01]\./.test(parsed.openapi)) {
-    throw new Error(`${path} is OpenAPI ${parsed.openapi}; the sandbox reads Swagger 2.0 and OpenAPI 3.0 and 3.1`);
+  if (!/^3\.[0-2]\./.test(parsed.openapi)) {
+    throw new Error(`${path} is OpenAPI ${parsed.openapi}; the sandbox reads Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2`);
   }
   return parsed.openapi;
 }

@@ -18,7 +18,8 @@ function readMedia(document: unknown, content: unknown, pointer: string): MediaS
         if (isObject(ex) && ex.value !== undefined) example = { value: ex.value };
       }
     }
-    return { mediaType: mediaType.toLowerCase(), schemaPointer: isSchema(m.schema) ? `${at}/schema` : undefined, example };
+    const items = isSchema(m.itemSchema) ? { itemSchemaPointer: `${at}/itemSchema` } : {};
+    return { mediaType: mediaType.toLowerCase(), schemaPointer: isSchema(m.schema) ? `${at}/schema` : undefined, example, ...items };
   });
 }
 

@@ -12,6 +12,8 @@ const STYLES: Readonly<Record<ParameterLocation, readonly [ParameterStyle, ...Pa
   query: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
   header: ['simple'],
   cookie: ['form'],
+  // No style applies: the value is its `content` media type's text (OpenAPI 3.2 §4.12.2).
+  querystring: ['form'],
 };
 
 // OpenAPI 3.1 §4.8.12.1: header parameters with these names "SHALL be ignored" (HTTP itself and the
@@ -26,7 +28,7 @@ export function readParameters(document: unknown, raw: unknown, pointer: string)
       throw new Error(`parameter ${index} has no name or location`);
     }
     const location = value.in;
-    if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') {
+    if (location !== 'path' && location !== 'query' && location !== 'querystring' && location !== 'header' && location !== 'cookie') {
       throw new Error(`parameter ${value.name} has an unknown location "${location}"`);
     }
     if (location === 'header' && IGNORED_HEADERS.has(value.name.toLowerCase())) return [];
@@ -36,9 +38,14 @@ export function readParameters(document: unknown, raw: unknown, pointer: string)
 
 function readParameter(document: unknown, value: JsonObject, at: string, location: ParameterLocation): ParameterSpec {
   const name = String(value.name);
-  const content = isObject(value.content) ? Object.keys(value.content)[0] : undefined;
-  const schemaPointer = content !== undefined ? contentSchema(document, at, content) : isSchema(value.schema) ? `${at}/schema` : undefined;
-  const kind = content !== undefined ? 'any' : kindOf(document, schemaPointer);
+  const declared = isObject(value.content) ? Object.keys(value.content)[0] : undefined;
+  // A querystring parameter is its `content`; one with only a `schema` is read as a form (its common case).
+  const content = declared ?? (location === 'querystring' ? FORM : undefined);
+  const schemaPointer =
+    declared !== undefined ? contentSchema(document, at, declared) : isSchema(value.schema) ? `${at}/schema` : undefined;
+  // A form-encoded query string is read member by member, each by its property's kind, as an exploded form object is.
+  const formString = location === 'querystring' && content?.toLowerCase() === FORM;
+  const kind = content !== undefined && !formString ? 'any' : kindOf(document, schemaPointer);
   // A style the location does not allow (or one OpenAPI does not define) is read as the location's
   // default, which is what clients generated from the document send.
   const allowed = STYLES[location];
@@ -62,6 +69,8 @@ function readParameter(document: unknown, value: JsonObject, at: string, locatio
     ...(location === 'query' && value.allowReserved === true ? { allowReserved: true } : {}),
   };
 }
+
+const FORM = 'application/x-www-form-urlencoded';
 
 const resolved = (document: unknown, pointer: string | undefined): string =>
   pointer === undefined ? '' : follow(document, pointer).pointer;

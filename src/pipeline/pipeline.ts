@@ -138,7 +138,13 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   const requestBody = body?.kind === 'ok' ? body.bytes : undefined;
 
   // 6. Validate.
-  const raw = { pathParams: route.pathParams, query: query.values, queryPlusKept: query.plusKept, headers: req.headers };
+  const raw = {
+    pathParams: route.pathParams,
+    query: query.values,
+    queryPlusKept: query.plusKept,
+    headers: req.headers,
+    rawQuery: req.query,
+  };
   const validated = validator.validate(raw, body);
   if (!validated.ok) return settle(fail(validated.error), { requestBody });
 

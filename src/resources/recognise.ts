@@ -1,4 +1,4 @@
-import { answerSchema, listItems, propertyAt, propertyNames, propertySchema, sendsJson } from '../openapi/bindings.js';
+import { answerSchema, listItems, propertyAt, propertyNames, propertySchema, sendsJson, streamedItems } from '../openapi/bindings.js';
 import { follow, isObject } from '../openapi/json-pointer.js';
 import { isKeyed, type Binding, type IdKind, type OperationSpec, type StoreAction } from '../vocabulary/operation.js';
 import { recordIdentity, singularOf, type RecordIdentity } from './record-ids.js';
@@ -116,6 +116,9 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
       decided.set(op, wrap === undefined ? keyed : { ...keyed, wrap });
     };
     if (list && sameId(list, true)) bind(list, 'list');
+    // QUERY (OpenAPI 3.2) on the collection, answering its records: a list its body filters (decision 0021).
+    const search = ops.find((op) => op.method === 'QUERY');
+    if (search && sameId(search, true)) bind(search, 'list');
     if (create && sameId(create, false)) bind(create, 'create');
     for (const op of items) {
       const action = op.method === 'POST' ? 'apply' : ITEM_ACTIONS[op.method];
@@ -224,8 +227,8 @@ function actionsUnder(byPath: ReadonlyMap<string, readonly OperationSpec[]>, ite
 }
 
 /**
- * Other views of a top-level collection: a GET with no path parameter, bound to nothing yet, that
- * answers a list of the collection's very records (the same schema): `/pet/findByStatus` and
+ * Other views of a top-level collection: a GET (or QUERY) with no path parameter, bound to nothing yet, that
+ * answers a list of the collection's very records (the same schema, or a stream of them: an `itemSchema`): `/pet/findByStatus` and
  * `/pet/findByTags` list the pets `/pet/{petId}` reads, their query parameters filtering them.
  */
 function bindViews(
@@ -237,9 +240,10 @@ function bindViews(
 ): void {
   if (found.length === 0) return;
   for (const op of operations) {
-    if (op.method !== 'GET' || op.binding.origin !== 'none' || decided.has(op) || op.pathTemplate.includes('{')) continue;
+    if ((op.method !== 'GET' && op.method !== 'QUERY') || op.binding.origin !== 'none' || decided.has(op) || op.pathTemplate.includes('{'))
+      continue;
     const answer = answerSchema(document, op);
-    const items = answer && listItems(document, answer.value, answer.pointer);
+    const items = streamedItems(document, op) ?? (answer && listItems(document, answer.value, answer.pointer));
     if (!items) continue;
     const at = follow(document, items.pointer).pointer;
     const matches = found.filter((f) => f.recordAt === at);

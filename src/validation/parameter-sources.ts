@@ -16,7 +16,9 @@ export type Source =
       /** When the object takes undeclared properties: the names it must leave to the other parameters. */
       readonly others: ReadonlySet<string> | undefined;
     }
-  | { readonly kind: 'deep' };
+  | { readonly kind: 'deep' }
+  /** `in: querystring` (OpenAPI 3.2 §4.12.2): the whole query string, every name in it. */
+  | { readonly kind: 'whole' };
 
 export interface Carriers {
   readonly path: Readonly<Record<string, string>>;
@@ -24,6 +26,8 @@ export interface Carriers {
   /** Query values with `+` kept, for `allowReserved` parameters (only names that had one: `parseQuery`). */
   readonly queryPlusKept: ReadonlyMap<string, readonly string[]>;
   readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The query string as received, for a querystring parameter. */
+  readonly rawQuery: string;
   readonly cookies: () => ReadonlyMap<string, readonly string[]>;
 }
 
@@ -31,9 +35,12 @@ export type Sent =
   | { readonly kind: 'texts'; readonly texts: readonly string[] }
   | { readonly kind: 'members'; readonly pairs: readonly (readonly [string, string])[] }
   /** A deepObject key nested deeper than OpenAPI defines (`color[a][b]`). */
-  | { readonly kind: 'nested'; readonly key: string };
+  | { readonly kind: 'nested'; readonly key: string }
+  /** The whole query string, still encoded (a querystring parameter). */
+  | { readonly kind: 'whole'; readonly text: string };
 
 export function sourceOf(spec: ParameterSpec, all: readonly ParameterSpec[]): Source {
+  if (spec.in === 'querystring') return { kind: 'whole' };
   if (spec.in === 'path' || spec.in === 'header') return { kind: 'single', from: spec.in };
   if (spec.kind !== 'object' || spec.mediaType !== undefined) return { kind: 'values', from: spec.in };
   if (spec.in === 'query' && spec.style === 'deepObject') return { kind: 'deep' };
@@ -50,6 +57,8 @@ export function claims(spec: ParameterSpec, source: Source, key: string): boolea
       return source.names.has(key) || (source.others !== undefined && !source.others.has(key));
     case 'deep':
       return key.startsWith(`${spec.name}[`);
+    case 'whole':
+      return true;
     default:
       return key === spec.name;
   }
@@ -76,6 +85,8 @@ export function gather(spec: ParameterSpec, source: Source, carriers: Carriers):
       const pairs = [...map].filter(([key]) => claims(spec, source, key)).flatMap(([key, values]) => values.map((v) => [key, v] as const));
       return { kind: 'members', pairs };
     }
+    case 'whole':
+      return { kind: 'whole', text: carriers.rawQuery };
     case 'deep': {
       const pairs: (readonly [string, string])[] = [];
       for (const [key, values] of carriers.query) {

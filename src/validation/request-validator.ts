@@ -6,6 +6,7 @@ import { schemaAt } from '../openapi/value-kind.js';
 import { BodyValidator } from './body-validator.js';
 import { claims, gather, sourceOf, type Carriers, type Source } from './parameter-sources.js';
 import { isJsonMedia, parseMembers, parseParameter } from './parse-parameter.js';
+import { parseQuerystring, readsQuerystring } from './querystring-parameter.js';
 import { readCookies } from './read-cookies.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { toViolations } from './schema-compiler.js';
@@ -27,6 +28,8 @@ export interface RawInput {
   /** Query values with `+` kept, for `allowReserved` parameters (`parseQuery`); none when absent. */
   readonly queryPlusKept?: ReadonlyMap<string, readonly string[]>;
   readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The query string as received (without `?`), for a querystring parameter (OpenAPI 3.2); none: empty. */
+  readonly rawQuery?: string;
 }
 
 const NO_VALUES: ReadonlyMap<string, readonly string[]> = new Map();
@@ -71,7 +74,10 @@ export class RequestValidator {
     this.parameters = operation.parameters.map((spec) => {
       const schema = schemaAt(document, spec.schemaPointer);
       // A `content` parameter in a media type the sandbox cannot read (XML, say) is taken as sent.
-      const readable = spec.mediaType === undefined || isJsonMedia(spec.mediaType) || spec.mediaType.startsWith('text/');
+      const readable =
+        spec.in === 'querystring'
+          ? readsQuerystring(spec.mediaType)
+          : spec.mediaType === undefined || isJsonMedia(spec.mediaType) || spec.mediaType.startsWith('text/');
       return {
         spec,
         source: sourceOf(spec, operation.parameters),
@@ -80,7 +86,7 @@ export class RequestValidator {
         location: `${spec.in}.${spec.name}`,
       };
     });
-    this.queryParameters = this.parameters.filter((p) => p.spec.in === 'query');
+    this.queryParameters = this.parameters.filter((p) => p.spec.in === 'query' || p.spec.in === 'querystring');
     this.body = new BodyValidator(operation.requestBody, compiler, document);
   }
 
@@ -98,6 +104,7 @@ export class RequestValidator {
       query: raw.query,
       queryPlusKept: raw.queryPlusKept ?? NO_VALUES,
       headers: raw.headers,
+      rawQuery: raw.rawQuery ?? '',
       cookies: () => (cookies ??= readCookies(raw.headers.cookie)),
     };
     for (const { spec, source, validate, fallback, location } of this.parameters) {
@@ -106,15 +113,20 @@ export class RequestValidator {
         violations.push({ location, message: `"${sent.key}" nests deeper than the deepObject style defines` });
         continue;
       }
-      const count = sent.kind === 'texts' ? sent.texts.length : sent.pairs.length;
+      const count = sent.kind === 'texts' ? sent.texts.length : sent.kind === 'whole' ? Math.min(sent.text.length, 1) : sent.pairs.length;
       if (count === 0) {
         if (spec.required) violations.push({ location, message: 'is required' });
-        else if (fallback) values[spec.in][spec.name] = fallback.value;
+        else if (fallback) values[spec.in === 'querystring' ? 'query' : spec.in][spec.name] = fallback.value;
         continue;
       }
       // OpenAPI 3.1 §4.8.12.2.1: with allowEmptyValue, `?name=` is a parameter sent without a value.
       if (spec.allowEmptyValue && sent.kind === 'texts' && sent.texts.every((t) => t === '')) continue;
-      const parsed = sent.kind === 'texts' ? parseParameter(spec, sent.texts) : parseMembers(spec, sent.pairs);
+      const parsed =
+        sent.kind === 'texts'
+          ? parseParameter(spec, sent.texts)
+          : sent.kind === 'whole'
+            ? parseQuerystring(spec, sent.text)
+            : parseMembers(spec, sent.pairs);
       if (!parsed.ok) {
         violations.push({ location: parsed.at === undefined ? location : `${location}.${parsed.at}`, message: parsed.message });
         continue;
@@ -123,7 +135,8 @@ export class RequestValidator {
         violations.push(...toViolations(location, validate.errors));
         continue;
       }
-      values[spec.in][spec.name] = parsed.value;
+      // A querystring parameter's value is read with the query's (it is all of it).
+      values[spec.in === 'querystring' ? 'query' : spec.in][spec.name] = parsed.value;
     }
     if (this.options.unknownQueryParameters === 'reject') {
       for (const name of raw.query.keys()) {

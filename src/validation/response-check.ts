@@ -63,6 +63,11 @@ export class ResponseCheck {
     } else if (media.schemaPointer) {
       const validate = this.validator(media.schemaPointer);
       if (!validate(response.body)) violations.push(...toViolations('body', validate.errors));
+    } else if (media.itemSchemaPointer) {
+      // A stream (OpenAPI 3.2 `itemSchema`) is its items, each valid on its own.
+      const validate = this.validator(media.itemSchemaPointer);
+      if (!Array.isArray(response.body)) violations.push({ location: 'body', message: 'is not a sequence of items' });
+      else response.body.forEach((item, i) => validate(item) || violations.push(...toViolations(`body.${i}`, validate.errors)));
     }
     return violations;
   }

@@ -6,6 +6,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { isObject, valueAt } from '../openapi/json-pointer.js';
+import type { SchemaDialect } from '../openapi/schema-dialect.js';
 import type { Violation } from '../vocabulary/errors.js';
 import { remembered } from '../vocabulary/remembered.js';
 import { FORMATS_MODULE, PATTERN_ENGINE_MODULE, persistedValidators, type PersistedValidators } from './persisted-validators.js';
@@ -42,7 +43,7 @@ export class SchemaCompiler {
    */
   constructor(
     private readonly document: unknown,
-    private readonly dialect: '3.0' | '3.1',
+    private readonly dialect: SchemaDialect,
     cacheDir: string | null = null,
   ) {
     this.persisted =
@@ -89,7 +90,7 @@ export class SchemaCompiler {
           source: this.persisted !== undefined,
         },
       };
-      const ajv = this.dialect === '3.1' ? new Ajv2020(options) : new Ajv(options);
+      const ajv = this.dialect === '2020-12' ? new Ajv2020(options) : new Ajv(options);
       addFormats.default(ajv);
       ajv.addFormat('int64', INT64);
       ajv.addSchema(this.document as object, DOCUMENT_ID);

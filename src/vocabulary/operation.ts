@@ -4,9 +4,11 @@
  * the schema pointers kept here (for the validators compiled from them).
  */
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+/** A path item's fixed operation fields (OpenAPI 3.2 §4.10.1 adds `query`); others are in `additionalOperations`. */
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'] as const;
 
-export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
+/** `querystring` (OpenAPI 3.2 §4.12.2): one parameter that is the whole query string, in its `content` media type. */
+export type ParameterLocation = 'path' | 'query' | 'querystring' | 'header' | 'cookie';
 
 /** The JSON types a parameter's text is parsed into before schema validation. */
 export type ValueKind = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object' | 'any';
@@ -45,6 +47,11 @@ export interface ParameterSpec {
 export interface MediaSpec {
   readonly mediaType: string;
   readonly schemaPointer: string | undefined;
+  /**
+   * A sequential media type's `itemSchema` (OpenAPI 3.2 §4.14.1): the schema of each item of a
+   * stream (an SSE event, a JSON Lines line), where `schemaPointer` would describe the whole.
+   */
+  readonly itemSchemaPointer?: string;
   /** The first example the document gives (`example`, or the first of `examples`). */
   readonly example: { readonly value: unknown } | undefined;
 }
@@ -179,8 +186,8 @@ export type SecurityScheme =
 export interface ApiModel {
   readonly title: string;
   readonly version: string;
-  /** `3.0` or `3.1`: picks the JSON Schema dialect. */
-  readonly dialect: '3.0' | '3.1';
+  /** The JSON Schema dialect (openapi/schema-dialect.ts): `3.0` (2.0 and 3.0), `2020-12` (3.1 and 3.2). */
+  readonly dialect: '3.0' | '2020-12';
   /** The path prefix of the first server (e.g. `/v1`), or empty. */
   readonly basePath: string;
   readonly operations: readonly OperationSpec[];

@@ -6,6 +6,7 @@
  * may not be valid: the suite never guesses.
  */
 import { follow, isObject, type JsonObject } from '../../src/openapi/json-pointer.js';
+import type { SchemaDialect } from '../../src/openapi/schema-dialect.js';
 
 export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
 
@@ -142,15 +143,15 @@ const num = (value: unknown, where: string, keyword: string): number | undefined
 
 /**
  * The schema at `pointer` (a JSON pointer into the document, `$ref`s followed), normalized.
- * @param dialect `3.0` reads `nullable` and boolean `exclusiveMinimum`; `3.1` reads type lists.
+ * @param dialect `3.0` reads `nullable` and boolean `exclusiveMinimum`; `2020-12` (3.1, 3.2) reads type lists.
  */
-export function schemaFor(document: unknown, dialect: '3.0' | '3.1', pointer: string | undefined): Schema {
+export function schemaFor(document: unknown, dialect: SchemaDialect, pointer: string | undefined): Schema {
   if (pointer === undefined) return any('(no schema)');
   const { value, pointer: at } = follow(document, pointer);
   return normalize(document, dialect, value, at, 0);
 }
 
-function normalize(document: unknown, dialect: '3.0' | '3.1', raw: unknown, where: string, depth: number): Schema {
+function normalize(document: unknown, dialect: SchemaDialect, raw: unknown, where: string, depth: number): Schema {
   if (depth > MAX_DEPTH) throw new Unsupported(`${where}: schema nested more than ${MAX_DEPTH} deep (recursive?)`);
   if (raw === true || raw === undefined) return any(where);
   if (!isObject(raw)) throw new Unsupported(`${where}: not a schema object`);

@@ -64,9 +64,10 @@ describe('located load errors', () => {
       'Swagger 1.2 is refused by name',
       'old.yaml',
       "swagger: '1.2'\n",
-      /Swagger 1\.2; the sandbox reads Swagger 2\.0 and OpenAPI 3\.0 and 3\.1/,
+      /Swagger 1\.2; the sandbox reads Swagger 2\.0 and OpenAPI 3\.0, 3\.1 and 3\.2/,
     ],
     ['OpenAPI 4 is refused by name', 'new.yaml', 'openapi: 4.0.0\n', /OpenAPI 4\.0\.0;/],
+    ['OpenAPI 3.3 is refused by name', 'next.yaml', 'openapi: 3.3.0\n', /OpenAPI 3\.3\.0; the sandbox reads .* 3\.2/],
     ['no version field', 'none.yaml', 'paths: {}\n', /no "openapi" or "swagger" version field/],
   ])('%s', async (_name, name, text, message) => {
     await expect(readDocument(await file(name, text))).rejects.toThrow(message);

@@ -8,6 +8,7 @@ import { seededFaker } from '../../src/mock/seeded-faker.js';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import { buildApiModel } from '../../src/openapi/build-model.js';
 import { readDocument } from '../../src/openapi/load-document.js';
+import { schemaDialect } from '../../src/openapi/schema-dialect.js';
 import { writeWaiting } from '../../src/validation/persisted-validators.js';
 import { SchemaCompiler } from '../../src/validation/schema-compiler.js';
 
@@ -17,8 +18,6 @@ function cacheDir(): string {
   return dir;
 }
 const kept = (dir: string): string[] => readdirSync(join(dir, 'validators')).filter((name) => name.endsWith('.js'));
-const dialectOf = (document: unknown): '3.0' | '3.1' =>
-  String((document as { openapi: string }).openapi).startsWith('3.1') ? '3.1' : '3.0';
 
 /** What exercises every way kept code reaches outside itself: formats, int64, patterns, Ajv's runtime helpers, recursion. */
 const EVERYTHING = load(`
@@ -81,14 +80,14 @@ describe('validators kept between starts', () => {
     const document = await read();
     const dir = cacheDir();
     const pointers = Object.keys((document.components as { schemas: object }).schemas).map((name) => `#/components/schemas/${name}`);
-    const fresh = new SchemaCompiler(document, dialectOf(document));
-    const writing = new SchemaCompiler(document, dialectOf(document), dir);
+    const fresh = new SchemaCompiler(document, schemaDialect(document));
+    const writing = new SchemaCompiler(document, schemaDialect(document), dir);
     for (const pointer of pointers) writing.compile(pointer);
     // Written after the start, not during it.
     expect(existsSync(join(dir, 'validators'))).toBe(false);
     writeWaiting();
     expect(kept(dir).length).toBeGreaterThan(0);
-    const reading = new SchemaCompiler(document, dialectOf(document), dir);
+    const reading = new SchemaCompiler(document, schemaDialect(document), dir);
     let judged = 0;
     for (const pointer of pointers) {
       const a = fresh.compile(pointer);
@@ -105,7 +104,7 @@ describe('validators kept between starts', () => {
 
   /** Node's validator kept in `dir`, its entry then replaced by `code`; the entry's path. */
   const replacedEntry = (dir: string, code: string): string => {
-    new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node');
+    new SchemaCompiler(EVERYTHING, '2020-12', dir).compile('#/components/schemas/Node');
     writeWaiting();
     const entry = join(dir, 'validators', kept(dir)[0] as string);
     writeFileSync(entry, code);
@@ -115,13 +114,13 @@ describe('validators kept between starts', () => {
   it('are read from the cache directory, not compiled again', () => {
     const dir = cacheDir();
     replacedEntry(dir, 'module.exports = function v() { v.errors = null; return "from the entry"; };');
-    expect(new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node')({})).toBe('from the entry');
+    expect(new SchemaCompiler(EVERYTHING, '2020-12', dir).compile('#/components/schemas/Node')({})).toBe('from the entry');
   });
 
   it('are compiled again, and kept again, when an entry does not load', () => {
     const dir = cacheDir();
     const entry = replacedEntry(dir, 'module.exports = function (');
-    const validate = new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node');
+    const validate = new SchemaCompiler(EVERYTHING, '2020-12', dir).compile('#/components/schemas/Node');
     writeWaiting();
     expect(validate({ id: 1, name: 'ok' })).toBe(true);
     expect(validate({ id: 0, name: 'ok' })).toBe(false);
@@ -132,9 +131,9 @@ describe('validators kept between starts', () => {
     const dir = cacheDir();
     const changed = structuredClone(EVERYTHING) as { components: { schemas: { Node: { properties: { id: { minimum: number } } } } } };
     changed.components.schemas.Node.properties.id.minimum = 5;
-    expect(new SchemaCompiler(EVERYTHING, '3.1', dir).compile('#/components/schemas/Node')({ id: 2, name: 'ok' })).toBe(true);
+    expect(new SchemaCompiler(EVERYTHING, '2020-12', dir).compile('#/components/schemas/Node')({ id: 2, name: 'ok' })).toBe(true);
     writeWaiting();
-    expect(new SchemaCompiler(changed, '3.1', dir).compile('#/components/schemas/Node')({ id: 2, name: 'ok' })).toBe(false);
+    expect(new SchemaCompiler(changed, '2020-12', dir).compile('#/components/schemas/Node')({ id: 2, name: 'ok' })).toBe(false);
     writeWaiting();
     expect(kept(dir)).toHaveLength(2);
   });

@@ -28,7 +28,7 @@ const at404 = '#/paths/~1b/get/responses/404/content/application~1json/schema';
 
 describe('SchemaCompiler', () => {
   it('compiles a schema that is only a reference once, as the schema it leads to (through a chain)', () => {
-    const compiler = new SchemaCompiler(document, '3.1');
+    const compiler = new SchemaCompiler(document, '2020-12');
     const error = compiler.compile('#/components/schemas/Error');
     expect(compiler.compile(at400)).toBe(error);
     expect(compiler.compile(at404)).toBe(error);
@@ -38,7 +38,7 @@ describe('SchemaCompiler', () => {
   });
 
   it('keeps a reference with keywords beside it (OpenAPI 3.1) a schema of its own, both applied', () => {
-    const compiler = new SchemaCompiler(document, '3.1');
+    const compiler = new SchemaCompiler(document, '2020-12');
     const short = compiler.compile('#/components/schemas/Short');
     expect(short).not.toBe(compiler.compile('#/components/schemas/Name'));
     expect(short('abc')).toBe(true);
@@ -47,7 +47,7 @@ describe('SchemaCompiler', () => {
   });
 
   it('leaves a reference under a $id to resolve against that $id', () => {
-    const compiler = new SchemaCompiler(document, '3.1');
+    const compiler = new SchemaCompiler(document, '2020-12');
     const flag = compiler.compile('#/components/schemas/Scoped/properties/flag');
     expect(flag(true)).toBe(true);
     expect(flag('yes')).toBe(false);
