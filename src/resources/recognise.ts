@@ -65,14 +65,14 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const itemPath = itemPaths.get(path);
     const itemParam = itemPath === undefined ? undefined : paramName(itemPath.slice(path.length + 1));
     const items = itemPath === undefined ? [] : (byPath.get(itemPath) ?? []);
-    const { resource, scope } = collectionOf(segments);
+    const { resource: named, scope } = collectionOf(segments);
     const direct = (op: OperationSpec | undefined, list: boolean): { value: Record<string, unknown>; pointer: string } | undefined => {
       const answer = op && answerSchema(document, op);
       return answer && list ? listItems(document, answer.value, answer.pointer) : answer;
     };
     const directIdentity = (op: OperationSpec | undefined, list: boolean): RecordIdentity | undefined => {
       const record = direct(op, list);
-      return record ? recordIdentity(document, record.value, record.pointer, itemParam, resource) : undefined;
+      return record ? recordIdentity(document, record.value, record.pointer, itemParam, named) : undefined;
     };
     // One record answered inside a wrapper of one property (`{"order": {…}}`), where the answer itself names none.
     const wrapOf = (op: OperationSpec | undefined, list: boolean): Wrapped | undefined => {
@@ -83,7 +83,7 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
       wrapOf(op, list) ?? direct(op, list);
     const identityOf = (op: OperationSpec | undefined, list: boolean): RecordIdentity | undefined => {
       const record = recordOf(op, list);
-      return record ? recordIdentity(document, record.value, record.pointer, itemParam, resource) : undefined;
+      return record ? recordIdentity(document, record.value, record.pointer, itemParam, named) : undefined;
     };
     const list = ops.find((op) => op.method === 'GET');
     const read = items.find((op) => op.method === 'GET');
@@ -92,6 +92,11 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     // A nested path listing a top-level collection's very records, which name their parent by a
     // field (`/users/{userId}/orders` of `orders` holding `userId`), is a view of that collection.
     const own = recordOf(list, true) ?? recordOf(read, false);
+    // Siblings of one name with records of their own (`/matches/past` and `/series/past`) are two
+    // collections: the one found second is named by its whole path.
+    const ownAt = own && follow(document, own.pointer).pointer;
+    const clash = scope.length === 0 && found.some((f) => f.resource === named && f.recordAt !== ownAt);
+    const resource = clash ? segments.join('/') : named;
     const parentOf = scope.length === 0 || own === undefined ? undefined : parentView(document, found, own, segments);
     const sameId = (op: OperationSpec | undefined, isList: boolean): boolean => identityOf(op, isList)?.property === identity.property;
     const create = ops.find((op) => op.method === 'POST' && op.requestBody !== undefined);
