@@ -1,7 +1,7 @@
 import { answerSchema, listItems, propertyAt, propertyNames, propertySchema, sendsJson, streamedItems } from '../openapi/bindings.js';
 import { follow, isObject } from '../openapi/json-pointer.js';
 import { isKeyed, type Binding, type IdKind, type OperationSpec, type StoreAction } from '../vocabulary/operation.js';
-import { recordIdentity, singularOf, type RecordIdentity } from './record-ids.js';
+import { idKindOf, recordIdentity, singularOf, type RecordIdentity } from './record-ids.js';
 
 /**
  * Which operations the store serves by REST conventions, where no `x-understudy` binding decides:
@@ -100,10 +100,11 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const parentOf = scope.length === 0 || own === undefined ? undefined : parentView(document, found, own, segments);
     const sameId = (op: OperationSpec | undefined, isList: boolean): boolean => identityOf(op, isList)?.property === identity.property;
     const create = ops.find((op) => op.method === 'POST' && op.requestBody !== undefined);
+    const minted = narrowedByParameter(document, identity.kind, items, itemParam);
     const kind: IdKind =
-      isKeyed(identity.kind) && create !== undefined && writesProperty(document, create, identity.property)
-        ? { ...identity.kind, clientNamed: true }
-        : identity.kind;
+      isKeyed(minted) && create !== undefined && writesProperty(document, create, identity.property)
+        ? { ...minted, clientNamed: true }
+        : minted;
     const bind = (op: OperationSpec, action: StoreAction): void => {
       if (op.binding.origin !== 'none') return;
       const wrap = action === 'list' ? undefined : wrapOf(op, false)?.name;
@@ -173,6 +174,21 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const single = op.binding.action !== 'list' && op.binding.action !== 'create';
     return { ...op, binding: { ...op.binding, scope: single ? params.slice(0, -1) : params, idProperty: 'id' } };
   });
+}
+
+/**
+ * An id kind the record's property leaves open (a plain string), narrowed by what the item path's
+ * parameter asks of it (Twilio's `{UserSid}` with `pattern: US[0-9a-f]{32}`): a minted id must be
+ * one the record can be read back by.
+ */
+function narrowedByParameter(document: unknown, kind: IdKind, items: readonly OperationSpec[], itemParam: string | undefined): IdKind {
+  if (kind.kind !== 'string' || kind.pattern !== undefined || kind.format !== undefined || kind.prefix !== undefined) return kind;
+  if (itemParam === undefined) return kind;
+  const pointer = items.flatMap((op) => op.parameters).find((p) => p.in === 'path' && p.name === itemParam)?.schemaPointer;
+  const param = pointer === undefined ? undefined : follow(document, pointer).value;
+  const narrower = isObject(param) ? idKindOf(document, param) : undefined;
+  if (narrower?.kind === 'uuid') return narrower;
+  return narrower?.kind === 'string' && (narrower.pattern !== undefined || narrower.format !== undefined) ? narrower : kind;
 }
 
 /**
