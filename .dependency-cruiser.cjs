@@ -4,7 +4,8 @@
 //
 //   vocabulary  the ground floor: error catalogue, request/answer records, operation types
 //   domain      openapi clock config auth limits routing validation mock answers resources seeding store dispatch journal faults rules workspaces replicas
-//               (may import vocabulary and each other; resources recognises the collections a document
+//               (may import vocabulary and each other; answers finishes every answer: its plan per operation,
+//               the error in the document's shape, the media type, the headers; resources recognises the collections a document
 //               describes and their ids (the model builder in openapi asks it); openapi is the document layer and stays below
 //               store, seeding, dispatch, mock, limits and auth; store stays below dispatch; faults, the
 //               pure latency and fault logic, imports vocabulary only; rules, the admin rules' parsing, matching
