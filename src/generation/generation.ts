@@ -9,7 +9,7 @@ import { ResponseCheck } from '../validation/response-check.js';
 import { compilerFor } from '../mock/document-schemas.js';
 import { documentSettings, layered, type FaultSettings } from '../faults/settings.js';
 import { directionalView, type Direction } from '../openapi/directional.js';
-import { escapePointerToken, valueAt } from '../openapi/json-pointer.js';
+import { valueAt } from '../openapi/json-pointer.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import { errorBody } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
@@ -152,8 +152,7 @@ function documentFaults(node: unknown, where: string): FaultSettings | undefined
   return read.value;
 }
 
-const operationNode = (model: ApiModel, op: OperationSpec): unknown =>
-  valueAt(model.document, `#/paths/${escapePointerToken(op.pathTemplate)}/${op.method.toLowerCase()}`);
+const operationNode = (model: ApiModel, op: OperationSpec): unknown => valueAt(model.document, op.pointer);
 
 /**
  * An operation whose method and path shape an earlier one already has (`/a/{x}` and `/a/{y}`, or two
@@ -162,7 +161,7 @@ const operationNode = (model: ApiModel, op: OperationSpec): unknown =>
 function unreachableWarnings(model: ApiModel, router: Router<PreparedOperation>): string[] {
   const named = (op: OperationSpec): string => `${op.method} ${op.pathTemplate} (${op.id})`;
   return router.unreachable.map(({ operation: { operation: op }, by }) => {
-    const pointer = model.locate(`#/paths/${escapePointerToken(op.pathTemplate)}/${op.method.toLowerCase()}`);
+    const pointer = model.locate(op.pointer);
     return `${pointer}: ${named(op)} cannot be reached: ${named(by.operation)} has the same method and path shape and comes first`;
   });
 }
@@ -179,7 +178,7 @@ const emptySchemaWarnings = (model: ApiModel): string[] =>
 function noSuccessWarnings(model: ApiModel, prepared: readonly PreparedOperation[]): string[] {
   return prepared.flatMap(({ operation: op, answers }) => {
     if (answers.noSuccess === undefined) return [];
-    const pointer = model.locate(`#/paths/${escapePointerToken(op.pathTemplate)}/${op.method.toLowerCase()}/responses`);
+    const pointer = model.locate(`${op.pointer}/responses`);
     return [`${pointer}: ${answers.noSuccess.reason}`];
   });
 }

@@ -96,6 +96,7 @@ function readOperation(document: unknown, src: OperationSource): OperationSpec {
     id: src.id,
     method: src.method,
     pathTemplate: src.pathTemplate,
+    pointer: src.opPointer,
     parameters,
     requestBody: readRequestBody(document, src.op.requestBody, `${src.opPointer}/requestBody`),
     responses: readResponses(document, src.op.responses, `${src.opPointer}/responses`),

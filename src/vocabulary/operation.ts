@@ -162,6 +162,8 @@ export interface OperationSpec {
   readonly method: string;
   /** As in the document: `/pets/{petId}`. */
   readonly pathTemplate: string;
+  /** Where the operation is in the document: `#/paths/~1pets/get`, `…/additionalOperations/COPY` (OpenAPI 3.2). */
+  readonly pointer: string;
   readonly parameters: readonly ParameterSpec[];
   readonly requestBody: { readonly required: boolean; readonly content: readonly MediaSpec[] } | undefined;
   readonly responses: readonly ResponseSpec[];

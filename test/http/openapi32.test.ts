@@ -129,7 +129,13 @@ describe.each(EDGES)('an OpenAPI 3.2 document through the $name', (edge) => {
       expect(purged.text).toBe('');
       const refused = await send(port, 'POST', '/v1/records/1', {});
       expect(refused.status).toBe(405);
-      expect(refused.headers.allow).toBe('COPY, GET, PURGE');
+      expect(refused.headers.allow).toBe('COPY, GET, LOCK, PURGE');
+    });
+
+    it("reads a custom method's own latency and faults where the document sets them", async () => {
+      const port = await serve(edge);
+      const locked = await send(port, 'LOCK', '/v1/records/1');
+      expect(locked.status).toBe(423);
     });
 
     it('validates the path of a custom method like any other', async () => {
