@@ -18,6 +18,9 @@ function collectionOf(segments: readonly string[]): { resource: string; scope: s
   return { resource: scope.length === 0 ? (segments.at(-1) as string) : names.join('/'), scope };
 }
 
+/** A path without the format suffix of its last segment: `/Queues/{Sid}.json` → `/Queues/{Sid}`, `/Queues.json` → `/Queues`. */
+const withoutSuffix = (path: string): string => path.replace(/(\/(?:[^/{}.]+|\{[^}/]+\}))\.[A-Za-z][A-Za-z0-9]{0,7}$/, '$1');
+
 const ITEM_ACTIONS: Readonly<Partial<Record<string, StoreAction>>> = { GET: 'read', PUT: 'replace', PATCH: 'patch', DELETE: 'delete' };
 
 /** A collection found so far: what its records are, for binding its other views. */
@@ -40,11 +43,13 @@ interface Found {
  * Anything else is answered from the document.
  */
 export function inferBindings(document: unknown, operations: OperationSpec[]): OperationSpec[] {
+  // Paths by their shape: a format suffix on the last segment (`/Queues.json`, `/Queues/{Sid}.json`) is not part of it.
   const byPath = new Map<string, OperationSpec[]>();
   for (const op of operations) {
-    const same = byPath.get(op.pathTemplate);
+    const shape = withoutSuffix(op.pathTemplate);
+    const same = byPath.get(shape);
     if (same) same.push(op);
-    else byPath.set(op.pathTemplate, [op]);
+    else byPath.set(shape, [op]);
   }
   // Each collection path's item path (`/things` → `/things/{id}`), the first in the document.
   const itemPaths = new Map<string, string>();

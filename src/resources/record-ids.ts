@@ -1,4 +1,4 @@
-import { propertySchema } from '../openapi/bindings.js';
+import { propertyNames, propertySchema } from '../openapi/bindings.js';
 import { follow, isArray, isObject, type JsonObject } from '../openapi/json-pointer.js';
 import type { IdKind } from '../vocabulary/operation.js';
 
@@ -14,7 +14,7 @@ const GENERIC_NAMES = ['id', 'uuid', '_id', 'key'] as const;
 
 /**
  * The record's id property and kind, when the schema describes a record the store can hold: the
- * property the item path's parameter names (`{username}` → `username`; `{team_slug}` → `slug`), else `id`, `uuid`, `_id`,
+ * property the item path's parameter names (`{username}` → `username`, `{Sid}` → `sid`; `{team_slug}` → `slug`), else `id`, `uuid`, `_id`,
  * `key`, `<singular>Id` or `<singular>_id` (`orderId` in `/orders`), else the record's one read-only
  * identifier (`sku`, `handle`… marked `readOnly`). The first of these the record has decides: one
  * that is not an id (an enum, an object, a boolean) makes the record one the store does not hold.
@@ -27,7 +27,11 @@ export function recordIdentity(
   collection: string,
 ): RecordIdentity | undefined {
   const singular = singularOf(collection);
-  const names = [itemParam, unprefixed(itemParam, singular), ...GENERIC_NAMES, `${singular}Id`, `${singular}_id`, `${singular}ID`];
+  // The parameter's own name in another case (Twilio's `{Sid}` names `sid`).
+  const lower = itemParam?.toLowerCase();
+  const cased =
+    lower === undefined ? undefined : propertyNames(document, schema, pointer).find((n) => n !== itemParam && n.toLowerCase() === lower);
+  const names = [itemParam, cased, unprefixed(itemParam, singular), ...GENERIC_NAMES, `${singular}Id`, `${singular}_id`, `${singular}ID`];
   for (const name of names) {
     if (name === undefined) continue;
     const prop = propertySchema(document, schema, pointer, name);
