@@ -124,13 +124,13 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   if (refused && surface.credentialsFirst) return settle(refused);
   if (route.kind === 'not-found') {
     // The nearest documented operations, so a typo is found at once.
-    const near = nearestOperations(generation.model.operations, generation.basePath, req.method, req.path);
+    const near = nearestOperations(generation.model.operations, generation.basePath, req.method, req.path, req.query);
     return settle(fail(errorBody('route_not_found', `No operation at ${req.method} ${truncate(req.path)}`, near)));
   }
   if (route.kind === 'bad-encoding') return settle(fail(errorBody('invalid_path_encoding', 'The path has broken percent-encoding')));
   if (route.kind === 'method-not-allowed') {
     const message = `${req.method} is not allowed here; allowed: ${route.allow.join(', ')}`;
-    const near = nearestOperations(generation.model.operations, generation.basePath, req.method, req.path);
+    const near = nearestOperations(generation.model.operations, generation.basePath, req.method, req.path, req.query);
     return settle(fail(errorBody('method_not_allowed', message, near), { allow: route.allow.join(', ') }));
   }
   if (refused) return settle(refused);
