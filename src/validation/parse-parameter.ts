@@ -63,6 +63,31 @@ export function parseParameter(spec: ParameterSpec, values: readonly string[]): 
   return fromPieces(spec, splitText(spec, values[0] ?? ''));
 }
 
+/** The spec read each way its schema allows (`variants`), first branch first; the spec alone when it has one way. */
+export const readingsOf = (spec: ParameterSpec): readonly ParameterSpec[] =>
+  spec.variants === undefined ? [spec] : spec.variants.map((shape) => ({ ...spec, ...shape, variants: undefined }));
+
+/**
+ * The first reading the schema accepts; else the first that parses (its schema errors tell the
+ * client why), else the first failure. A path segment `1` for `oneOf: [{type: integer, enum: [1]},
+ * {type: string, enum: [a]}]` is the integer 1, and `a` the string.
+ */
+export function firstAccepted(
+  readings: readonly ParameterSpec[],
+  parse: (spec: ParameterSpec) => Parsed,
+  accepts: ((value: unknown) => boolean) | undefined,
+): Parsed {
+  let parsed: Parsed | undefined;
+  let failed: Parsed | undefined;
+  for (const reading of readings) {
+    const attempt = parse(reading);
+    if (!attempt.ok) failed ??= attempt;
+    else if (readings.length === 1 || !accepts || accepts(attempt.value)) return attempt;
+    else parsed ??= attempt;
+  }
+  return parsed ?? failed ?? { ok: false, message: 'is invalid' };
+}
+
 /** An object sent as several keys (form exploded: `R=100&G=200`; deepObject: `color[R]=100`). */
 export function parseMembers(spec: ParameterSpec, pairs: readonly (readonly [string, string])[]): Parsed {
   return fromPieces(spec, { ok: true, shape: 'pairs', pairs });

@@ -5,7 +5,7 @@ import type { OperationSpec, ParameterSpec } from '../vocabulary/operation.js';
 import { schemaAt } from '../openapi/value-kind.js';
 import { BodyValidator } from './body-validator.js';
 import { claims, gather, sourceOf, type Carriers, type Source } from './parameter-sources.js';
-import { isJsonMedia, parseMembers, parseParameter } from './parse-parameter.js';
+import { firstAccepted, isJsonMedia, parseMembers, parseParameter, readingsOf } from './parse-parameter.js';
 import { readCookies } from './read-cookies.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { toViolations } from './schema-compiler.js';
@@ -43,6 +43,8 @@ export interface ValidationOptions {
 
 interface CompiledParameter {
   readonly spec: ParameterSpec;
+  /** The spec read each way its schema allows (oneOf/anyOf branches of different types): `readingsOf`. */
+  readonly readings: readonly ParameterSpec[];
   readonly source: Source;
   readonly validate: ValidateFunction | undefined;
   readonly fallback: { readonly value: unknown } | undefined;
@@ -74,6 +76,7 @@ export class RequestValidator {
       const readable = spec.mediaType === undefined || isJsonMedia(spec.mediaType) || spec.mediaType.startsWith('text/');
       return {
         spec,
+        readings: readingsOf(spec),
         source: sourceOf(spec, operation.parameters),
         validate: spec.schemaPointer && readable ? compiler.compile(spec.schemaPointer) : undefined,
         fallback: schema && 'default' in schema ? { value: schema.default } : undefined,
@@ -100,7 +103,7 @@ export class RequestValidator {
       headers: raw.headers,
       cookies: () => (cookies ??= readCookies(raw.headers.cookie)),
     };
-    for (const { spec, source, validate, fallback, location } of this.parameters) {
+    for (const { spec, readings, source, validate, fallback, location } of this.parameters) {
       const sent = gather(spec, source, carriers);
       if (sent.kind === 'nested') {
         violations.push({ location, message: `"${sent.key}" nests deeper than the deepObject style defines` });
@@ -114,7 +117,9 @@ export class RequestValidator {
       }
       // OpenAPI 3.1 §4.8.12.2.1: with allowEmptyValue, `?name=` is a parameter sent without a value.
       if (spec.allowEmptyValue && sent.kind === 'texts' && sent.texts.every((t) => t === '')) continue;
-      const parsed = sent.kind === 'texts' ? parseParameter(spec, sent.texts) : parseMembers(spec, sent.pairs);
+      const parse = (reading: ParameterSpec) =>
+        sent.kind === 'texts' ? parseParameter(reading, sent.texts) : parseMembers(reading, sent.pairs);
+      const parsed = firstAccepted(readings, parse, validate);
       if (!parsed.ok) {
         violations.push({ location: parsed.at === undefined ? location : `${location}.${parsed.at}`, message: parsed.message });
         continue;
