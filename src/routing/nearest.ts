@@ -12,7 +12,7 @@ import { compileSegment, compileTemplate, type SegmentMatcher } from './template
  * `/users/{username}`), a literal costs its edit distance to the sent segment over the
  * longer length (0 to 1; a difference of case alone costs 0.1), each segment one side has and the
  * other has not costs 1, and another method costs 0.5. A key that asks for a query value
- * (`/#Action=DescribeInstances`, `Action` a declared query parameter) costs the value's distance to
+ * (`/#Op=ListThings`, `Op` a declared query parameter) costs the value's distance to
  * the nearest one sent under that name, or 0.5 when none is. An operation is suggested only when it
  * costs at most half the longer segment count and query conditions plus the method (so `/v1/zzz` suggests nothing) and
  * at most 0.5 more than the best one; at most three, cheapest first, then in document order.
@@ -40,7 +40,7 @@ const TRAILING_SLASH_COST = 0.25;
 const MARGIN = 0.5;
 /** A template expression takes any value, but a literal spelt almost right is the likelier meaning. */
 const PARAM_COST = 0.1;
-/** A query value a key asks for (`/#Action=X`) and the request lacks: the right path, the operation unnamed. */
+/** A query value a key asks for (`/#Op=X`) and the request lacks: the right path, the operation unnamed. */
 const MISSING_QUERY_COST = 0.5;
 
 type Slot =
@@ -52,7 +52,7 @@ interface Candidate {
   readonly method: string;
   readonly label: string;
   readonly slots: readonly Slot[];
-  /** The query values its key asks for (`/#Action=X`): `[name, value]`. */
+  /** The query values its key asks for (`/#Op=X`): `[name, value]`. */
   readonly query: readonly (readonly [string, string])[];
 }
 

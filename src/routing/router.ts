@@ -6,7 +6,7 @@ export interface Routable {
   readonly pathTemplate: string;
 }
 
-/** A parameter an operation declares, as far as routing reads it (a key's `#Action=…` names one). */
+/** A parameter an operation declares, as far as routing reads it (a key's `#Op=…` names one). */
 export interface DeclaredParameter {
   readonly name: string;
   readonly in: string;
@@ -113,7 +113,7 @@ export class Router<T extends Routable> {
    * @param headers the request's headers (lower-case names), for operations told apart by one
    *   (`/#X-Amz-Target=…` keys); without them such operations are not found.
    * @param query the raw query string, for operations told apart by a query value (`/x?temp=true`,
-   *   `/#Action=…` with `Action` a query parameter). Values are compared exactly, case included.
+   *   `/#Op=…` with `Op` a query parameter). Values are compared exactly, case included.
    *   Among the operations whose conditions the request meets, the one with the most wins; none
    *   met (and no plain key at the path): not found.
    */

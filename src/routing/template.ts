@@ -44,9 +44,9 @@ const NONE: Declares = () => undefined;
 /**
  * A key's suffix read as the request it names. A fragment never reaches a server (RFC 3986 §3.5),
  * nor does a query in a `paths` key (OpenAPI 3.1 §4.8.8), yet real documents key several operations
- * on one path this way: AWS's JSON protocol (`/#X-Amz-Target=DynamoDB_20120810.PutItem`: clients send
- * that header), its query protocol (`/#Action=DescribeInstances`, `Action` a declared query
- * parameter: clients send `?Action=…`), others a query value (`/users/{id}/expire?temp=true`). Each
+ * on one path this way: by a header (`/#X-Amz-Target=DynamoDB_20120810.PutItem`: clients send that
+ * header), by a declared query parameter (`/#Op=ListThings`, `Op` declared `in: query`: clients send
+ * `?Op=ListThings`), by a query value (`/users/{id}/expire?temp=true`). Each
  * `name=value` pair is a condition on whichever the operation declares, a query parameter first,
  * else a header; undeclared, a pair after `?` is a query and one after `#` a header. A suffix that
  * is not pairs (`/tables#listing`) asks nothing.
