@@ -16,7 +16,8 @@ const JSON_MEDIA = /^[a-z0-9!#$&^_.+-]+\/(?:[a-z0-9!#$&^_.+-]+\+)?json$/;
 /** Whether a `content`-typed parameter's value is JSON text (parsed, then validated by schema). */
 export const isJsonMedia = (mediaType: string): boolean => JSON_MEDIA.test(mediaType.split(';')[0]?.trim() ?? '');
 
-function parseScalar(text: string, kind: ValueKind): Parsed {
+/** One text read as one JSON type (`any` and `string`: as it is). */
+export function parseScalar(text: string, kind: ValueKind): Parsed {
   switch (kind) {
     case 'integer': {
       if (!INTEGER.test(text)) return { ok: false, message: 'must be an integer' };

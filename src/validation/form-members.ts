@@ -1,0 +1,147 @@
+import { follow, isObject } from '../openapi/json-pointer.js';
+import { variantsOf } from '../openapi/parameters.js';
+import { alternativesOf, kindOf, schemaAt } from '../openapi/value-kind.js';
+import type { Violation } from '../vocabulary/errors.js';
+import type { ValueKind } from '../vocabulary/operation.js';
+import { properties } from './body-fields.js';
+import { parseScalar } from './parse-parameter.js';
+
+/**
+ * Form fields sent as nested keys (`metadata[plan]=pro`, `items[0][price]=p_1`, `expand[]=a`): the
+ * deepObject style of OpenAPI 3.1 §4.8.12.4 applied to any depth, as form encoders of real APIs
+ * write objects and arrays of objects (the `qs` convention). The members form a tree; each level is
+ * read against the schema at its depth (a property, `additionalProperties`, `items`; the object or
+ * array branch of a `oneOf`/`anyOf`), and each text coerced to its schema's type as a query value is.
+ */
+
+/** The members sent under one field name, as a tree of keys. */
+export interface Members {
+  /** Texts sent for this very key (`a=1`, or `a[b]=1` at `b`). */
+  readonly texts: string[];
+  readonly children: Map<string, Members>;
+  /** How many `[]` members were appended (each is the next index). */
+  appended: number;
+}
+
+export const newMembers = (): Members => ({ texts: [], children: new Map(), appended: 0 });
+
+const KEY = /^([^[\]]+)((?:\[[^[\]]*\])+)$/;
+const INDEX = /^(0|[1-9][0-9]{0,5})$/;
+
+/** `items[0][price]` as `['items', ['0', 'price']]`; undefined for a plain or malformed name. */
+export function splitKey(key: string): readonly [string, readonly string[]] | undefined {
+  const match = KEY.exec(key);
+  if (!match) return undefined;
+  return [match[1] ?? '', (match[2] ?? '').slice(1, -1).split('][')];
+}
+
+/** Adds one `name[a][b]=text` member under `tree`. */
+export function addMember(tree: Members, path: readonly string[], text: string): void {
+  let node = tree;
+  for (const step of path) {
+    const key = step === '' ? String(node.appended++) : step;
+    let next = node.children.get(key);
+    if (!next) node.children.set(key, (next = newMembers()));
+    node = next;
+  }
+  node.texts.push(text);
+}
+
+/** A limit on how deep members are read (`a[b][c]…`): past it, the rest is one key. */
+const MAX_DEPTH = 16;
+
+/**
+ * The JSON value of a tree of members, read against the schema at `pointer` (undefined: text,
+ * objects, and arrays for `[]`). Unreadable texts are kept as text, with the reason at `location`.
+ */
+export function readMembers(
+  document: unknown,
+  pointer: string | undefined,
+  tree: Members,
+  location: string,
+  violations: Violation[],
+): unknown {
+  return read(document, pointer, tree, location, violations, 0);
+}
+
+function read(
+  document: unknown,
+  pointer: string | undefined,
+  tree: Members,
+  location: string,
+  violations: Violation[],
+  depth: number,
+): unknown {
+  if (tree.children.size === 0) return leaf(document, pointer, tree.texts, location, violations);
+  if (tree.texts.length > 0) {
+    violations.push({ location, message: 'is given both as a value and with members' });
+    return tree.texts[0];
+  }
+  const keys = [...tree.children.keys()];
+  const indexed = keys.every((k) => INDEX.test(k));
+  const arrayAt = branchOf(document, pointer, 'array');
+  const objectAt = branchOf(document, pointer, 'object');
+  const asArray = indexed && (arrayAt !== undefined || (pointer === undefined && tree.appended === keys.length));
+  if (asArray && depth < MAX_DEPTH) {
+    const items = arrayAt === undefined ? undefined : `${arrayAt}/items`;
+    // Indexes order the items; gaps close up (`a[0]`, `a[5]`: two items), as form encoders mean them.
+    return keys
+      .sort((a, b) => Number(a) - Number(b))
+      .map((key, i) => read(document, items, tree.children.get(key) as Members, `${location}[${i}]`, violations, depth + 1));
+  }
+  const entries = keys.map((key): [string, unknown] => {
+    const child = tree.children.get(key) as Members;
+    const at = objectAt === undefined ? undefined : propertyPointer(document, objectAt, key);
+    return [key, read(document, at, child, `${location}.${key}`, violations, depth + 1)];
+  });
+  // fromEntries defines own properties, so `__proto__` is just a name here.
+  return Object.fromEntries(entries);
+}
+
+/** Texts sent for one key, read as the schema's type (each branch's in turn, first that reads). */
+function leaf(
+  document: unknown,
+  pointer: string | undefined,
+  texts: readonly string[],
+  location: string,
+  violations: Violation[],
+): unknown {
+  const arrayAt = texts.length > 1 ? branchOf(document, pointer, 'array') : undefined;
+  if (texts.length > 1 && arrayAt === undefined) {
+    violations.push({ location, message: 'must be given once' });
+    return texts;
+  }
+  const at = arrayAt === undefined ? pointer : `${arrayAt}/items`;
+  const values = texts.map((text) => scalar(document, at, text, location, violations));
+  return arrayAt === undefined ? values[0] : values;
+}
+
+function scalar(document: unknown, pointer: string | undefined, text: string, location: string, violations: Violation[]): unknown {
+  const variants = variantsOf(document, pointer);
+  const kinds: ValueKind[] = variants.length > 0 ? variants.map((v) => v.kind) : [kindOf(document, pointer)];
+  let failure: string | undefined;
+  for (const kind of kinds) {
+    if (kind === 'array' || kind === 'object') continue;
+    const parsed = parseScalar(text, kind);
+    if (parsed.ok) return parsed.value;
+    failure ??= parsed.message;
+  }
+  if (failure !== undefined) violations.push({ location, message: failure });
+  return text;
+}
+
+/** The schema of a container kind at `pointer`: itself when of that type, else its branch of that type. */
+function branchOf(document: unknown, pointer: string | undefined, kind: 'array' | 'object'): string | undefined {
+  if (pointer === undefined) return undefined;
+  const at = follow(document, pointer).pointer;
+  if (kindOf(document, at) === kind) return at;
+  return alternativesOf(document, at).find((a) => a.type === kind)?.pointer;
+}
+
+/** A property's schema (declared, in `allOf` members too, else `additionalProperties`), or undefined. */
+function propertyPointer(document: unknown, objectAt: string, name: string): string | undefined {
+  const declared = properties(document, objectAt).find(([property]) => property === name);
+  if (declared) return declared[1];
+  const additional = schemaAt(document, objectAt)?.additionalProperties;
+  return isObject(additional) ? `${objectAt}/additionalProperties` : undefined;
+}
