@@ -28,11 +28,15 @@ export const newMembers = (): Members => ({ texts: [], children: new Map(), appe
 const KEY = /^([^[\]]+)((?:\[[^[\]]*\])+)$/;
 const INDEX = /^(0|[1-9][0-9]{0,5})$/;
 
-/** `items[0][price]` as `['items', ['0', 'price']]`; undefined for a plain or malformed name. */
+/** How deep members are read (`a[b][c]…`); a deeper key is a name of its own, which the schema judges. */
+const MAX_DEPTH = 16;
+
+/** `items[0][price]` as `['items', ['0', 'price']]`; undefined for a plain, malformed or too deep name. */
 export function splitKey(key: string): readonly [string, readonly string[]] | undefined {
   const match = KEY.exec(key);
   if (!match) return undefined;
-  return [match[1] ?? '', (match[2] ?? '').slice(1, -1).split('][')];
+  const path = (match[2] ?? '').slice(1, -1).split('][');
+  return path.length > MAX_DEPTH ? undefined : [match[1] ?? '', path];
 }
 
 /** Adds one `name[a][b]=text` member under `tree`. */
@@ -47,9 +51,6 @@ export function addMember(tree: Members, path: readonly string[], text: string):
   node.texts.push(text);
 }
 
-/** A limit on how deep members are read (`a[b][c]…`): past it, the rest is one key. */
-const MAX_DEPTH = 16;
-
 /**
  * The JSON value of a tree of members, read against the schema at `pointer` (undefined: text,
  * objects, and arrays for `[]`). Unreadable texts are kept as text, with the reason at `location`.
@@ -61,17 +62,10 @@ export function readMembers(
   location: string,
   violations: Violation[],
 ): unknown {
-  return read(document, pointer, tree, location, violations, 0);
+  return read(document, pointer, tree, location, violations);
 }
 
-function read(
-  document: unknown,
-  pointer: string | undefined,
-  tree: Members,
-  location: string,
-  violations: Violation[],
-  depth: number,
-): unknown {
+function read(document: unknown, pointer: string | undefined, tree: Members, location: string, violations: Violation[]): unknown {
   if (tree.children.size === 0) return leaf(document, pointer, tree.texts, location, violations);
   if (tree.texts.length > 0) {
     violations.push({ location, message: 'is given both as a value and with members' });
@@ -82,17 +76,17 @@ function read(
   const arrayAt = branchOf(document, pointer, 'array');
   const objectAt = branchOf(document, pointer, 'object');
   const asArray = indexed && (arrayAt !== undefined || (pointer === undefined && tree.appended === keys.length));
-  if (asArray && depth < MAX_DEPTH) {
+  if (asArray) {
     const items = arrayAt === undefined ? undefined : `${arrayAt}/items`;
     // Indexes order the items; gaps close up (`a[0]`, `a[5]`: two items), as form encoders mean them.
     return keys
       .sort((a, b) => Number(a) - Number(b))
-      .map((key, i) => read(document, items, tree.children.get(key) as Members, `${location}[${i}]`, violations, depth + 1));
+      .map((key, i) => read(document, items, tree.children.get(key) as Members, `${location}[${i}]`, violations));
   }
   const entries = keys.map((key): [string, unknown] => {
     const child = tree.children.get(key) as Members;
     const at = objectAt === undefined ? undefined : propertyPointer(document, objectAt, key);
-    return [key, read(document, at, child, `${location}.${key}`, violations, depth + 1)];
+    return [key, read(document, at, child, `${location}.${key}`, violations)];
   });
   // fromEntries defines own properties, so `__proto__` is just a name here.
   return Object.fromEntries(entries);

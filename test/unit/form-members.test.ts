@@ -13,6 +13,7 @@ describe('splitKey', () => {
     ['a[b', undefined],
     ['[b]', undefined],
     ['a[b]c', undefined],
+    [`a${'[x]'.repeat(17)}`, undefined],
   ])('%s → %j', (key, expected) => {
     expect(splitKey(key)).toEqual(expected);
   });
@@ -74,5 +75,10 @@ describe('decodeForm: nested members read against the schema', () => {
     const read = decode('tags[__proto__]=1');
     expect(Object.hasOwn(read.value.tags as object, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(read.value.tags)).toBe(Object.prototype);
+  });
+
+  it('reads a key nested past 16 levels as a name of its own, however deep', () => {
+    const key = `free${'[x]'.repeat(10_000)}`;
+    expect(decode(`${key}=1`).value).toEqual({ [key]: '1' });
   });
 });
