@@ -132,7 +132,11 @@ export class Router<T extends Routable> {
     const entries = node.operations.get(method);
     if (!entries) return { kind: 'method-not-allowed', allow: [...node.operations.keys()].sort() };
     const entry = chosen(entries, headers, query);
-    if (!entry) return { kind: 'not-found' };
+    if (!entry) {
+      // Another method's key asks for what was sent (`POST /#Op=Create` for `GET /?Op=Create`): 405.
+      const allow = [...node.operations].filter(([, others]) => chosen(others, headers, query)).map(([m]) => m);
+      return allow.length > 0 ? { kind: 'method-not-allowed', allow: allow.sort() } : { kind: 'not-found' };
+    }
     const pathParams: Record<string, string> = {};
     entry.names.forEach((name, i) => (pathParams[name] = captures[i] ?? ''));
     return { kind: 'found', operation: entry.operation, pathParams };

@@ -26,6 +26,7 @@ const ROWS: readonly Row[] = [
   { name: 'an Action in the wrong case', method: 'get', url: '/?Action=describeinstances&Version=2016-11-15', status: 404, answer: 'route_not_found' },
   { name: 'an Action no operation has', method: 'get', url: '/?Action=RebootInstances&Version=2016-11-15', status: 404, answer: 'route_not_found' },
   { name: 'no Action', method: 'get', url: '/?Version=2016-11-15', status: 404, answer: 'route_not_found' },
+  { name: 'an Action only another method has', method: 'post', url: '/?Action=RunInstances', status: 405, answer: 'method_not_allowed' },
   { name: 'the Action as a header does not count', method: 'get', url: '/', status: 404, answer: 'route_not_found' },
 ];
 
@@ -40,6 +41,7 @@ describe.each(EDGES)('a query-protocol document through the $name', ({ make }) =
     expect(res.status).toBe(row.status);
     if (row.status === 200) expect(res.body).toEqual({ operation: row.answer });
     else expect(res.body).toMatchObject({ code: row.answer, status: row.status });
+    if (row.status === 405) expect(res.headers.allow).toBe('GET');
     if (row.locations) expect((res.body.details as { location: string }[]).map((d) => d.location)).toEqual(row.locations);
   });
 

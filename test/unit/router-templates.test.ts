@@ -179,8 +179,13 @@ describe('Router: path keys whose suffix names a declared query parameter (`/#Ac
     ['GET', '/', '', 'not-found'],
     ['GET', '/', 'Action=Describe%49nstances', 'GET /#Action=DescribeInstances'],
     ['GET', '/mixed', 'Action=List', 'not-found'],
+    ['DELETE', '/', 'Action=DescribeInstances', 'method-not-allowed'],
   ])('%s %s?%s → %s', (method, path, query, expected) => {
     expect(at(method, path, query)).toBe(expected);
+  });
+
+  it('answers 405 when only another method has the key the request names', () => {
+    expect(router.match('POST', '/', {}, 'Action=RunInstances')).toEqual({ kind: 'method-not-allowed', allow: ['GET'] });
   });
 
   it('reads an undeclared name after `#` as a header, and both kinds of pair together', () => {
