@@ -66,56 +66,41 @@ export function readMembers(
 }
 
 function read(document: unknown, pointer: string | undefined, tree: Members, location: string, violations: Violation[]): unknown {
-  if (tree.children.size === 0) return leaf(document, pointer, tree.texts, location, violations);
+  const level = levelAt(document, pointer);
+  if (tree.children.size === 0) return leaf(level, tree.texts, location, violations);
   if (tree.texts.length > 0) {
     violations.push({ location, message: 'is given both as a value and with members' });
     return tree.texts[0];
   }
   const keys = [...tree.children.keys()];
   const indexed = keys.every((k) => INDEX.test(k));
-  const arrayAt = branchOf(document, pointer, 'array');
-  const objectAt = branchOf(document, pointer, 'object');
-  const asArray = indexed && (arrayAt !== undefined || (pointer === undefined && tree.appended === keys.length));
-  if (asArray) {
-    const items = arrayAt === undefined ? undefined : `${arrayAt}/items`;
+  if (indexed && (level.items !== undefined || (pointer === undefined && tree.appended === keys.length))) {
     // Indexes order the items; gaps close up (`a[0]`, `a[5]`: two items), as form encoders mean them.
     return keys
       .sort((a, b) => Number(a) - Number(b))
-      .map((key, i) => read(document, items, tree.children.get(key) as Members, `${location}[${i}]`, violations));
+      .map((key, i) => read(document, level.items, tree.children.get(key) as Members, `${location}[${i}]`, violations));
   }
   const entries = keys.map((key): [string, unknown] => {
-    const child = tree.children.get(key) as Members;
-    const at = objectAt === undefined ? undefined : propertyPointer(document, objectAt, key);
-    return [key, read(document, at, child, `${location}.${key}`, violations)];
+    const at = level.properties?.get(key) ?? level.additional;
+    return [key, read(document, at, tree.children.get(key) as Members, `${location}.${key}`, violations)];
   });
   // fromEntries defines own properties, so `__proto__` is just a name here.
   return Object.fromEntries(entries);
 }
 
-/** Texts sent for one key, read as the schema's type (each branch's in turn, first that reads). */
-function leaf(
-  document: unknown,
-  pointer: string | undefined,
-  texts: readonly string[],
-  location: string,
-  violations: Violation[],
-): unknown {
-  const arrayAt = texts.length > 1 ? branchOf(document, pointer, 'array') : undefined;
-  if (texts.length > 1 && arrayAt === undefined) {
+/** Texts sent for one key, read as the schema's type (each branch's in turn, first that reads); repeated, as its items. */
+function leaf(level: Level, texts: readonly string[], location: string, violations: Violation[]): unknown {
+  if (texts.length === 1) return scalar(level.kinds, texts[0] ?? '', location, violations);
+  if (level.items === undefined) {
     violations.push({ location, message: 'must be given once' });
     return texts;
   }
-  const at = arrayAt === undefined ? pointer : `${arrayAt}/items`;
-  const values = texts.map((text) => scalar(document, at, text, location, violations));
-  return arrayAt === undefined ? values[0] : values;
+  return texts.map((text) => scalar(level.itemKinds, text, location, violations));
 }
 
-function scalar(document: unknown, pointer: string | undefined, text: string, location: string, violations: Violation[]): unknown {
-  const variants = variantsOf(document, pointer);
-  const kinds: ValueKind[] = variants.length > 0 ? variants.map((v) => v.kind) : [kindOf(document, pointer)];
+function scalar(kinds: readonly ValueKind[], text: string, location: string, violations: Violation[]): unknown {
   let failure: string | undefined;
   for (const kind of kinds) {
-    if (kind === 'array' || kind === 'object') continue;
     const parsed = parseScalar(text, kind);
     if (parsed.ok) return parsed.value;
     failure ??= parsed.message;
@@ -124,18 +109,57 @@ function scalar(document: unknown, pointer: string | undefined, text: string, lo
   return text;
 }
 
+/** What reading members needs of the schema at one pointer, worked out once per document and pointer. */
+interface Level {
+  /** The schema of the items of its array type or branch, when it has one. */
+  readonly items: string | undefined;
+  /** Of its object type or branch: each declared property's schema. */
+  readonly properties: ReadonlyMap<string, string> | undefined;
+  /** Of its object type or branch: the schema of names not declared (`additionalProperties`). */
+  readonly additional: string | undefined;
+  /** The scalar types a text is read as, first branch first. */
+  readonly kinds: readonly ValueKind[];
+  readonly itemKinds: readonly ValueKind[];
+}
+
+const TEXT: readonly ValueKind[] = ['any'];
+const NO_SCHEMA: Level = { items: undefined, properties: undefined, additional: undefined, kinds: TEXT, itemKinds: TEXT };
+const levels = new WeakMap<object, Map<string, Level>>();
+
+function levelAt(document: unknown, pointer: string | undefined): Level {
+  if (pointer === undefined || !isObject(document)) return NO_SCHEMA;
+  let known = levels.get(document);
+  if (!known) levels.set(document, (known = new Map()));
+  let level = known.get(pointer);
+  if (!level) known.set(pointer, (level = computeLevel(document, pointer)));
+  return level;
+}
+
+function computeLevel(document: unknown, pointer: string): Level {
+  const arrayAt = branchOf(document, pointer, 'array');
+  const objectAt = branchOf(document, pointer, 'object');
+  const additional = objectAt === undefined ? undefined : schemaAt(document, objectAt)?.additionalProperties;
+  const items = arrayAt === undefined ? undefined : `${arrayAt}/items`;
+  return {
+    items,
+    properties: objectAt === undefined ? undefined : new Map(properties(document, objectAt)),
+    additional: isObject(additional) ? `${objectAt ?? ''}/additionalProperties` : undefined,
+    kinds: scalarKinds(document, pointer),
+    itemKinds: items === undefined ? TEXT : scalarKinds(document, items),
+  };
+}
+
+/** The scalar types a text at `pointer` is read as: each branch's, first branch first. */
+function scalarKinds(document: unknown, pointer: string): readonly ValueKind[] {
+  const variants = variantsOf(document, pointer);
+  const kinds = variants.length > 0 ? variants.map((v) => v.kind) : [kindOf(document, pointer)];
+  const scalars = kinds.filter((kind) => kind !== 'array' && kind !== 'object');
+  return scalars.length > 0 ? scalars : TEXT;
+}
+
 /** The schema of a container kind at `pointer`: itself when of that type, else its branch of that type. */
-function branchOf(document: unknown, pointer: string | undefined, kind: 'array' | 'object'): string | undefined {
-  if (pointer === undefined) return undefined;
+function branchOf(document: unknown, pointer: string, kind: 'array' | 'object'): string | undefined {
   const at = follow(document, pointer).pointer;
   if (kindOf(document, at) === kind) return at;
   return alternativesOf(document, at).find((a) => a.type === kind)?.pointer;
-}
-
-/** A property's schema (declared, in `allOf` members too, else `additionalProperties`), or undefined. */
-function propertyPointer(document: unknown, objectAt: string, name: string): string | undefined {
-  const declared = properties(document, objectAt).find(([property]) => property === name);
-  if (declared) return declared[1];
-  const additional = schemaAt(document, objectAt)?.additionalProperties;
-  return isObject(additional) ? `${objectAt}/additionalProperties` : undefined;
 }
