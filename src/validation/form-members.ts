@@ -129,7 +129,7 @@ const levels = new WeakMap<object, Map<string, Level>>();
 function levelAt(document: unknown, pointer: string | undefined): Level {
   if (pointer === undefined || !isObject(document)) return NO_SCHEMA;
   let known = levels.get(document);
-  if (!known) levels.set(document, (known = new Map()));
+  if (!known) levels.set(document, (known = new Map<string, Level>()));
   let level = known.get(pointer);
   if (!level) known.set(pointer, (level = computeLevel(document, pointer)));
   return level;
