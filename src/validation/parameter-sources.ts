@@ -51,7 +51,7 @@ export function claims(spec: ParameterSpec, source: Source, key: string): boolea
     case 'members':
       return source.names.has(key) || (source.others !== undefined && !source.others.has(key));
     case 'deep':
-      return key.startsWith(`${spec.name}[`);
+      return key.startsWith(`${spec.name}[`) || (spec.variants !== undefined && key === spec.name);
     default:
       return key === spec.name;
   }

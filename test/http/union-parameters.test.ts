@@ -52,3 +52,14 @@ describe.each(EDGES)('parameters of several types through the $name', ({ make })
     }
   });
 });
+
+describe('a parameter of several types under validation.unknownQueryParameters: reject', () => {
+  it('claims both its plain key and its members', async () => {
+    const app = EDGES[0]!.make(await testSandbox({ spec: SPEC, fixtures: null, validation: { unknownQueryParameters: 'reject' } }));
+    expect((await request(app).get('/slots/1?created=7')).status).toBe(200);
+    expect((await request(app).get('/slots/1?created[gte]=7')).status).toBe(200);
+    const other = await request(app).get('/slots/1?createdAt=7');
+    expect(other.status).toBe(400);
+    expect(other.body.details).toEqual([{ location: 'query.createdAt', message: 'is not a parameter of this operation' }]);
+  });
+});
