@@ -132,7 +132,7 @@ export function buildGeneration(
     }
   });
   onProgress?.({ phase: 'compiling', done: total, total, lazy });
-  const router = new Router(prepared, basePath);
+  const router = new Router(prepared, basePath, (p) => p.operation.parameters);
   return Object.freeze({
     number,
     label: String(number),

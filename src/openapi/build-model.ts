@@ -11,10 +11,11 @@ import { inferBindings } from '../resources/recognise.js';
 import { explicitBinding, NO_BINDING } from './bindings.js';
 import { readRequestBody, readResponses } from './media.js';
 import { normalize30 } from './normalize-30.js';
-import { schemaDialect } from './schema-dialect.js';
+import { ignoreNullable } from './normalize-31.js';
 import { asWritten, type Locate } from './original-location.js';
 import { mergeParameters, pathNames, readParameters } from './parameters.js';
 import { pathOperations } from './path-operations.js';
+import { schemaDialect } from './schema-dialect.js';
 import { readSecurity, readSecuritySchemes, securityWarnings } from './security-schemes.js';
 
 /**
@@ -26,7 +27,8 @@ import { readSecurity, readSecuritySchemes, securityWarnings } from './security-
 export function buildApiModel(source: unknown, locate: Locate = asWritten): ApiModel {
   if (!isObject(source)) throw new Error('the OpenAPI document is not an object');
   const dialect = schemaDialect(source);
-  const document = (dialect === '3.0' ? normalize30(source) : source) as JsonObject;
+  const read = dialect === '3.0' ? { document: normalize30(source), warnings: [] } : ignoreNullable(source, locate);
+  const document = read.document as JsonObject;
   const info = isObject(document.info) ? document.info : {};
   const securitySchemes = readSecuritySchemes(document);
   const globalSecurity = readSecurity(document.security, securitySchemes, 'the document');
@@ -58,7 +60,7 @@ export function buildApiModel(source: unknown, locate: Locate = asWritten): ApiM
     basePath: basePathOf(document),
     operations: inferBindings(document, operations),
     securitySchemes,
-    warnings: [...securityWarnings(securitySchemes, locate), ...warnings],
+    warnings: [...read.warnings, ...securityWarnings(securitySchemes, locate), ...warnings],
     document,
     locate,
   };

@@ -1,6 +1,6 @@
-import type { ParameterLocation, ParameterSpec, ParameterStyle, ValueKind } from '../vocabulary/operation.js';
+import type { ParameterLocation, ParameterSpec, ParameterStyle, ValueKind, ValueShape } from '../vocabulary/operation.js';
 import { escapePointerToken, follow, isArray, isObject, isSchema, type JsonObject } from './json-pointer.js';
-import { kindOf, schemaAt } from './value-kind.js';
+import { alternativesOf, kindOf, schemaAt } from './value-kind.js';
 
 /** Parameters of an operation or path item, read into plain records (OpenAPI 3.1 §4.8.12). */
 
@@ -45,12 +45,15 @@ function readParameter(document: unknown, value: JsonObject, at: string, locatio
     declared !== undefined ? contentSchema(document, at, declared) : isSchema(value.schema) ? `${at}/schema` : undefined;
   // A form-encoded query string is read member by member, each by its property's kind, as an exploded form object is.
   const formString = location === 'querystring' && content?.toLowerCase() === FORM;
+  const shapes = content !== undefined ? [] : variantsOf(document, schemaPointer);
   const kind = content !== undefined && !formString ? 'any' : kindOf(document, schemaPointer);
   // A style the location does not allow (or one OpenAPI does not define) is read as the location's
   // default, which is what clients generated from the document send.
   const allowed = STYLES[location];
   const style = allowed.find((s) => s === value.style) ?? allowed[0];
-  const objectKinds = kind === 'object' ? readPropertyKinds(document, schemaPointer) : {};
+  // Branches of one type (`oneOf` of two integer enums) read as that type.
+  const shape = shapes.length === 1 ? shapes[0] : undefined;
+  const objectKinds = shape ? {} : kind === 'object' ? readPropertyKinds(document, schemaPointer) : {};
   return {
     name: location === 'header' ? name.toLowerCase() : name,
     in: location,
@@ -64,6 +67,8 @@ function readParameter(document: unknown, value: JsonObject, at: string, locatio
     style,
     explode: typeof value.explode === 'boolean' ? value.explode : style === 'form',
     ...objectKinds,
+    ...shape,
+    ...(shapes.length > 1 ? { variants: shapes } : {}),
     ...(content !== undefined ? { mediaType: content.toLowerCase() } : {}),
     ...(location === 'query' && value.allowEmptyValue === true ? { allowEmptyValue: true } : {}),
     ...(location === 'query' && value.allowReserved === true ? { allowReserved: true } : {}),
@@ -106,6 +111,21 @@ function readPropertyKinds(document: unknown, pointer: string | undefined): Pick
   const forbidden = schemaAt(document, pointer)?.additionalProperties === false;
   if (kinds.size === 0 && !forbidden) additionalKind ??= 'any';
   return additionalKind === undefined ? { propertyKinds: kinds } : { propertyKinds: kinds, additionalKind };
+}
+
+/**
+ * The readings a value of the schema at `pointer` allows, one per type among its alternatives
+ * (`oneOf`/`anyOf` branches, a list of `type`s), first branch first: empty for a schema of one
+ * type, one shape when every branch has the same type.
+ */
+export function variantsOf(document: unknown, pointer: string | undefined): readonly ValueShape[] {
+  const shapes: ValueShape[] = [];
+  for (const { pointer: at, type } of alternativesOf(document, pointer)) {
+    if (shapes.some((s) => s.kind === type)) continue;
+    const items = type === 'array' && schemaAt(document, at)?.items !== undefined ? kindOf(document, `${at}/items`) : 'any';
+    shapes.push({ kind: type, itemKind: items, ...(type === 'object' ? readPropertyKinds(document, at) : {}) });
+  }
+  return shapes;
 }
 
 /** Operation-level parameters override path-level ones with the same name and location. */

@@ -34,3 +34,30 @@ export function kindOf(document: unknown, pointer: string | undefined): ValueKin
   }
   return 'any';
 }
+
+/**
+ * The alternatives a schema offers a value, as schemas of one type each: its `oneOf`/`anyOf`
+ * branches (nested ones flattened, `$ref`s followed) or, for a list of `type`s, the schema read as
+ * each type. Empty when it offers one type. Pointers are `#/…`; a `type` alternative is
+ * `{pointer, type}`.
+ */
+export function alternativesOf(document: unknown, pointer: string | undefined, depth = 0): readonly Alternative[] {
+  const schema = schemaAt(document, pointer);
+  if (!schema || pointer === undefined || depth > 4) return [];
+  const at = follow(document, pointer).pointer;
+  const types = isArray(schema.type) ? schema.type.filter((t): t is ValueKind => KINDS.includes(t as ValueKind)) : [];
+  if (types.length > 1) return types.map((type) => ({ pointer: at, type }));
+  const branches = isArray(schema.oneOf) ? 'oneOf' : isArray(schema.anyOf) ? 'anyOf' : undefined;
+  if (branches === undefined || kindOf(document, at) !== 'any') return [];
+  return (schema[branches] as unknown[]).flatMap((_, i) => {
+    const branch = `${at}/${branches}/${i}`;
+    const nested = alternativesOf(document, branch, depth + 1);
+    return nested.length > 0 ? nested : [{ pointer: follow(document, branch).pointer, type: kindOf(document, branch) }];
+  });
+}
+
+/** One way to read a value: the schema at `pointer`, as `type`. */
+export interface Alternative {
+  readonly pointer: string;
+  readonly type: ValueKind;
+}

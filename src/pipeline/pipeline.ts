@@ -90,8 +90,8 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
     // The last step: one place finishes every answer, and says what it breaks when asked to check.
     const check = surface.checkResponses && prepared ? prepared.check : undefined;
     const finished = finishAnswer(prepared?.answers, given, check ? { ...finishing, check } : finishing);
-    const broken = finished.violations !== undefined && finished.violations.length > 0;
-    const sent = broken ? contractViolation(finished.response, finished.violations ?? [], finishing) : finished.response;
+    const violations = finished.violations ?? [];
+    const sent = violations.length > 0 ? contractViolation(finished.response, violations, finishing) : finished.response;
     if (extras === undefined) return { response: sent, operation, caller };
     return {
       response: extras.delivery ? { ...sent, delivery: extras.delivery } : sent,
@@ -113,13 +113,13 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   if (refused && surface.credentialsFirst) return settle(refused);
   if (route.kind === 'not-found') {
     // The nearest documented operations, so a typo is found at once.
-    const near = nearestOperations(generation.model.operations, generation.basePath, req.method, req.path);
+    const near = nearestOperations(generation.model.operations, generation.basePath, req.method, req.path, req.query);
     return settle(fail(errorBody('route_not_found', `No operation at ${req.method} ${truncate(req.path)}`, near)));
   }
   if (route.kind === 'bad-encoding') return settle(fail(errorBody('invalid_path_encoding', 'The path has broken percent-encoding')));
   if (route.kind === 'method-not-allowed') {
     const message = `${req.method} is not allowed here; allowed: ${route.allow.join(', ')}`;
-    const near = nearestOperations(generation.model.operations, generation.basePath, req.method, req.path);
+    const near = nearestOperations(generation.model.operations, generation.basePath, req.method, req.path, req.query);
     return settle(fail(errorBody('method_not_allowed', message, near), { allow: route.allow.join(', ') }));
   }
   if (refused) return settle(refused);

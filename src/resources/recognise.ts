@@ -99,8 +99,7 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const own = recordOf(list, true) ?? recordOf(read, false);
     // Siblings of one name with records of their own (`/matches/past` and `/series/past`) are two
     // collections: the one found second is named by its whole path.
-    const ownAt = own && follow(document, own.pointer).pointer;
-    const clash = scope.length === 0 && found.some((f) => f.resource === named && f.recordAt !== ownAt);
+    const clash = scope.length === 0 && own !== undefined && found.some((f) => f.resource === named && unrelated(document, f, own));
     const resource = clash ? segments.join('/') : named;
     const parentOf = scope.length === 0 || own === undefined ? undefined : parentView(document, found, own, segments);
     const sameId = (op: OperationSpec | undefined, isList: boolean): boolean => identityOf(op, isList)?.property === identity.property;
@@ -179,6 +178,21 @@ export function inferBindings(document: unknown, operations: OperationSpec[]): O
     const single = op.binding.action !== 'list' && op.binding.action !== 'create';
     return { ...op, binding: { ...op.binding, scope: single ? params.slice(0, -1) : params, idProperty: 'id' } };
   });
+}
+
+/**
+ * Whether a collection's records and another path's have nothing to do with each other: they
+ * share no property but the id (`UserMatch`, a user's `login` and a `score`, shows users; a
+ * match's `venue` and a series' `season` have nothing in common).
+ */
+function unrelated(document: unknown, found: Found, other: { value: Record<string, unknown>; pointer: string }): boolean {
+  const otherAt = follow(document, other.pointer).pointer;
+  if (found.recordAt === otherAt) return false;
+  const mine = follow(document, found.recordAt).value;
+  if (!isObject(mine)) return false;
+  const a = new Set(propertyNames(document, mine, found.recordAt));
+  const b = new Set(propertyNames(document, other.value, otherAt));
+  return ![...a].some((name) => name !== found.identity.property && b.has(name));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Violation } from '../vocabulary/errors.js';
-import type { Routable } from './router.js';
+import type { DeclaredParameter, Routable } from './router.js';
 import { compileSegment, compileTemplate, type SegmentMatcher } from './template.js';
 
 /**
@@ -11,8 +11,10 @@ import { compileSegment, compileTemplate, type SegmentMatcher } from './template
  * matches any non-empty value at a small cost (0.1: `/user/repo` is nearer `/user/repos` than
  * `/users/{username}`), a literal costs its edit distance to the sent segment over the
  * longer length (0 to 1; a difference of case alone costs 0.1), each segment one side has and the
- * other has not costs 1, and another method costs 0.5. An operation is suggested only when it
- * costs at most half the longer segment count plus the method (so `/v1/zzz` suggests nothing) and
+ * other has not costs 1, and another method costs 0.5. A key that asks for a query value
+ * (`/#Op=ListThings`, `Op` a declared query parameter) costs the value's distance to
+ * the nearest one sent under that name, or 0.5 when none is. An operation is suggested only when it
+ * costs at most half the longer segment count and query conditions plus the method (so `/v1/zzz` suggests nothing) and
  * at most 0.5 more than the best one; at most three, cheapest first, then in document order.
  *
  * Built once per document (`nearestIndex`, about 6 ms for GitHub's); a miss then costs one pass
@@ -38,6 +40,8 @@ const TRAILING_SLASH_COST = 0.25;
 const MARGIN = 0.5;
 /** A template expression takes any value, but a literal spelt almost right is the likelier meaning. */
 const PARAM_COST = 0.1;
+/** A query value a key asks for (`/#Op=X`) and the request lacks: the right path, the operation unnamed. */
+const MISSING_QUERY_COST = 0.5;
 
 type Slot =
   | { readonly kind: 'literal'; readonly id: number }
@@ -48,7 +52,12 @@ interface Candidate {
   readonly method: string;
   readonly label: string;
   readonly slots: readonly Slot[];
+  /** The query values its key asks for (`/#Op=X`): `[name, value]`. */
+  readonly query: readonly (readonly [string, string])[];
 }
+
+/** A routable operation, with the parameters it declares when known (a key's `#Name=…` may name one). */
+export type Suggestible = Routable & { readonly parameters?: readonly DeclaredParameter[] };
 
 export interface NearestIndex {
   readonly basePath: string;
@@ -59,11 +68,13 @@ export interface NearestIndex {
 }
 
 /** Everything about the operations that does not depend on the request, computed once per document. */
-export function nearestIndex(operations: readonly Routable[], basePath: string): NearestIndex {
+export function nearestIndex(operations: readonly Suggestible[], basePath: string): NearestIndex {
   const literals: string[][] = [];
   const ids: Map<string, number>[] = [];
   const candidates = operations.map((op): Candidate => {
-    const template = compileTemplate(op.pathTemplate);
+    const template = compileTemplate(op.pathTemplate, (name) =>
+      op.parameters?.some((p) => p.in === 'query' && p.name === name) ? 'query' : undefined,
+    );
     const slots = template.segments.slice(0, MAX_SEGMENTS).map((segment, position): Slot => {
       if (segment.kind === 'param') return { kind: 'param' };
       if (segment.kind === 'partial') return { kind: 'partial', matcher: compileSegment(segment.shape) };
@@ -76,40 +87,45 @@ export function nearestIndex(operations: readonly Routable[], basePath: string):
       }
       return { kind: 'literal', id };
     });
-    return { method: op.method.toUpperCase(), label: `${op.method.toUpperCase()} ${basePath}${op.pathTemplate}`, slots };
+    const query = template.conditions.filter((c) => c.in === 'query').map((c) => [c.name, c.value] as const);
+    return { method: op.method.toUpperCase(), label: `${op.method.toUpperCase()} ${basePath}${op.pathTemplate}`, slots, query };
   });
   return { basePath, baseSegments: segmentsOf(basePath), candidates, literals };
 }
 
-const cache = new WeakMap<readonly Routable[], NearestIndex>();
+const cache = new WeakMap<readonly Suggestible[], NearestIndex>();
 
 /** `nearest` over an index kept per operations array (a generation's), built on the first miss. */
 export function nearestOperations(
-  operations: readonly Routable[],
+  operations: readonly Suggestible[],
   basePath: string,
   method: string,
   rawPath: string,
+  query = '',
 ): readonly Violation[] {
   let index = cache.get(operations);
   if (index?.basePath !== basePath) cache.set(operations, (index = nearestIndex(operations, basePath)));
-  return nearest(index, method, rawPath);
+  return nearest(index, method, rawPath, query);
 }
 
 /** The nearest documented operations to a request that did not route, as Error `details`. */
-export function nearest(index: NearestIndex, method: string, rawPath: string): readonly Violation[] {
+export function nearest(index: NearestIndex, method: string, rawPath: string, query = ''): readonly Violation[] {
   const views = viewsOf(index, segmentsOf(rawPath.length > 2048 ? rawPath.slice(0, 2048) : rawPath));
   const budget = { cells: CELL_BUDGET };
+  let sent: URLSearchParams | undefined;
   const distances = views.map((view) => view.segments.map(() => new Map<number, number>()));
   const best: { readonly cost: number; readonly order: number; readonly label: string }[] = [];
   index.candidates.forEach((candidate, order) => {
+    const asked = candidate.query.length;
     const methodCost = candidate.method === method ? 0 : METHOD_COST;
+    const queryCost = asked === 0 ? 0 : queryDistance(candidate.query, (sent ??= sentQuery(query)), budget);
     // Only a cheaper candidate than the third best, and one near enough to the best, can be kept.
     let allowed = best.length < NEAREST_LIMIT ? Infinity : (best[NEAREST_LIMIT - 1]?.cost ?? Infinity);
     allowed = Math.min(allowed, (best[0]?.cost ?? Infinity) + MARGIN);
     let cost = Infinity;
     views.forEach((view, v) => {
-      const within = Math.min(allowed, cost, Math.max(view.segments.length, candidate.slots.length) / 2 + methodCost);
-      const floor = view.offset + methodCost + Math.abs(view.segments.length - candidate.slots.length);
+      const within = Math.min(allowed, cost, (Math.max(view.segments.length, candidate.slots.length) + asked) / 2 + methodCost);
+      const floor = view.offset + methodCost + queryCost + Math.abs(view.segments.length - candidate.slots.length);
       if (floor > within) return;
       const total = floor + slotsCost(index, candidate, view.segments, distances[v] ?? [], budget, within - floor);
       if (total <= within) cost = total;
@@ -175,6 +191,19 @@ function slotsCost(
       }
       cost += d;
     }
+  }
+  return cost;
+}
+
+/** The query as sent, on its first 2,048 characters (what a miss is compared on). */
+const sentQuery = (query: string): URLSearchParams => new URLSearchParams(query.slice(0, 2048));
+
+/** What the query values a key asks for cost: each its distance to the nearest sent under its name, or MISSING_QUERY_COST. */
+function queryDistance(asked: Candidate['query'], sent: URLSearchParams, budget: { cells: number }): number {
+  let cost = 0;
+  for (const [name, value] of asked) {
+    const values = sent.getAll(name);
+    cost += values.length === 0 ? MISSING_QUERY_COST : Math.min(...values.map((v) => distance(v, value, budget)));
   }
   return cost;
 }

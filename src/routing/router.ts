@@ -1,9 +1,15 @@
-import { compileSegment, compileTemplate, type Discriminator, type SegmentMatcher } from './template.js';
+import { compileSegment, compileTemplate, type Condition, type Declares, type SegmentMatcher } from './template.js';
 
 /** What the router needs of a route: its method and its path template (`/pets/{petId}`). */
 export interface Routable {
   readonly method: string;
   readonly pathTemplate: string;
+}
+
+/** A parameter an operation declares, as far as routing reads it (a key's `#Op=…` names one). */
+export interface DeclaredParameter {
+  readonly name: string;
+  readonly in: string;
 }
 
 export type RouteMatch<T extends Routable> =
@@ -16,7 +22,10 @@ export type RouteMatch<T extends Routable> =
 interface Entry<T> {
   readonly operation: T;
   readonly names: readonly string[];
-  readonly discriminator: Discriminator | undefined;
+  /** What a request must carry besides the path (from the key's `?`/`#` suffix); empty for most. */
+  readonly conditions: readonly Condition[];
+  /** The conditions as one text, order aside: two entries with the same text clash. */
+  readonly signature: string;
 }
 
 interface Node<T> {
@@ -47,11 +56,16 @@ export class Router<T extends Routable> {
   private readonly root = newNode<T>();
   private readonly hidden: { readonly operation: T; readonly by: T }[] = [];
 
+  /**
+   * @param parametersOf the parameters an operation declares, so that a key's `#Name=value` routes on
+   *   the query parameter it names, when it declares one, rather than a header.
+   */
   constructor(
     operations: readonly T[],
     private readonly basePath: string,
+    parametersOf: (op: T) => readonly DeclaredParameter[] = () => [],
   ) {
-    for (const op of operations) this.add(op);
+    for (const op of operations) this.add(op, declaredIn(parametersOf(op)));
   }
 
   /** Operations no request can reach, each with the earlier one that has its method and path shape. */
@@ -59,8 +73,8 @@ export class Router<T extends Routable> {
     return this.hidden;
   }
 
-  private add(op: T): void {
-    const template = compileTemplate(op.pathTemplate);
+  private add(op: T, declares: Declares): void {
+    const template = compileTemplate(op.pathTemplate, declares);
     let node = this.root;
     for (const segment of template.segments) {
       if (segment.kind === 'literal') {
@@ -81,15 +95,12 @@ export class Router<T extends Routable> {
       }
     }
     const entries = node.operations.get(op.method) ?? [];
-    // Two routes clash when nothing tells them apart: neither has a discriminator, or both the same.
-    // One with a discriminator and one without coexist: the plain one serves what the other does not.
-    const clash = entries.find((e) =>
-      e.discriminator === undefined || template.discriminator === undefined
-        ? e.discriminator === template.discriminator
-        : sameTarget(e.discriminator, template.discriminator),
-    );
+    // Two routes clash when nothing tells them apart: the same conditions (or none). One with
+    // conditions and one without coexist: the plain one serves what the other does not.
+    const signature = signatureOf(template.conditions);
+    const clash = entries.find((e) => e.signature === signature);
     if (clash) this.hidden.push({ operation: op, by: clash.operation });
-    else node.operations.set(op.method, [...entries, { operation: op, names: template.names, discriminator: template.discriminator }]);
+    else node.operations.set(op.method, [...entries, { operation: op, names: template.names, conditions: template.conditions, signature }]);
   }
 
   /** Whether a request path is under the API's base path at all. */
@@ -101,7 +112,10 @@ export class Router<T extends Routable> {
   /**
    * @param headers the request's headers (lower-case names), for operations told apart by one
    *   (`/#X-Amz-Target=…` keys); without them such operations are not found.
-   * @param query the raw query string, for operations told apart by a query value (`/x?temp=true`).
+   * @param query the raw query string, for operations told apart by a query value (`/x?temp=true`,
+   *   `/#Op=…` with `Op` a query parameter). Values are compared exactly, case included.
+   *   Among the operations whose conditions the request meets, the one with the most wins; none
+   *   met (and no plain key at the path): not found.
    */
   match(method: string, rawPath: string, headers: Headers = {}, query = ''): RouteMatch<T> {
     if (!this.owns(rawPath)) return { kind: 'not-found' };
@@ -117,11 +131,12 @@ export class Router<T extends Routable> {
     if (!node) return { kind: 'not-found' };
     const entries = node.operations.get(method);
     if (!entries) return { kind: 'method-not-allowed', allow: [...node.operations.keys()].sort() };
-    const carries = (d: Discriminator): boolean =>
-      d.in === 'header' ? headers[d.name]?.trim() === d.value : new URLSearchParams(query).getAll(d.name).includes(d.value);
-    const entry =
-      entries.find((e) => e.discriminator !== undefined && carries(e.discriminator)) ?? entries.find((e) => e.discriminator === undefined);
-    if (!entry) return { kind: 'not-found' };
+    const entry = chosen(entries, headers, query);
+    if (!entry) {
+      // Another method's key asks for what was sent (`POST /#Op=Create` for `GET /?Op=Create`): 405.
+      const allow = [...node.operations].filter(([, others]) => chosen(others, headers, query)).map(([m]) => m);
+      return allow.length > 0 ? { kind: 'method-not-allowed', allow: allow.sort() } : { kind: 'not-found' };
+    }
     const pathParams: Record<string, string> = {};
     entry.names.forEach((name, i) => (pathParams[name] = captures[i] ?? ''));
     return { kind: 'found', operation: entry.operation, pathParams };
@@ -171,4 +186,28 @@ export class Router<T extends Routable> {
   }
 }
 
-const sameTarget = (a: Discriminator, b: Discriminator): boolean => a.in === b.in && a.name === b.name && a.value === b.value;
+const signatureOf = (conditions: readonly Condition[]): string =>
+  JSON.stringify(conditions.map((c) => [c.in, c.name, c.value]).sort((a, b) => (a.join('\u0000') < b.join('\u0000') ? -1 : 1)));
+
+/** A query parameter declared wins over a header of the same name: the query is what clients send. */
+function declaredIn(parameters: readonly DeclaredParameter[]): Declares {
+  return (name) =>
+    parameters.some((p) => p.in === 'query' && p.name === name)
+      ? 'query'
+      : parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === name.toLowerCase())
+        ? 'header'
+        : undefined;
+}
+
+/** The entry whose conditions the request meets, the most conditions first (document order among equals). */
+function chosen<T>(entries: readonly Entry<T>[], headers: Headers, query: string): Entry<T> | undefined {
+  if (entries.length === 1 && entries[0]?.conditions.length === 0) return entries[0];
+  let params: URLSearchParams | undefined;
+  const meets = (c: Condition): boolean =>
+    c.in === 'header' ? headers[c.name]?.trim() === c.value : (params ??= new URLSearchParams(query)).getAll(c.name).includes(c.value);
+  let best: Entry<T> | undefined;
+  for (const entry of entries) {
+    if ((best === undefined || entry.conditions.length > best.conditions.length) && entry.conditions.every(meets)) best = entry;
+  }
+  return best;
+}

@@ -1,7 +1,7 @@
 /**
  * A path template (an OpenAPI `paths` key, §4.8.8) read once into what the router's trie needs:
- * its segments, its parameter names in order, and, for keys that carry a fragment, the header
- * that tells operations on the same path apart.
+ * its segments, its parameter names in order, and, for keys with a `?` or `#` suffix, the query
+ * values or headers that tell operations on the same path apart.
  */
 
 export type Segment =
@@ -11,7 +11,7 @@ export type Segment =
   | { readonly kind: 'partial'; readonly shape: string };
 
 /** A header or query parameter a request must carry, with this value, to reach the operation. */
-export interface Discriminator {
+export interface Condition {
   readonly in: 'header' | 'query';
   /** Lower case for a header. */
   readonly name: string;
@@ -22,7 +22,8 @@ export interface CompiledTemplate {
   readonly segments: readonly Segment[];
   /** Every template expression's name, left to right: the order the router captures values in. */
   readonly names: readonly string[];
-  readonly discriminator: Discriminator | undefined;
+  /** What the key's suffix (`?a=b`, `#Name=value`, `&`-joined) asks of a request; empty for most keys. */
+  readonly conditions: readonly Condition[];
 }
 
 export interface SegmentMatcher {
@@ -33,34 +34,59 @@ export interface SegmentMatcher {
   match(decoded: string): readonly string[] | undefined;
 }
 
-const EXPRESSION = /\{([^{}]+)\}/g;
-// AWS documents (JSON protocol) key operations as `/#X-Amz-Target=DynamoDB_20120810.PutItem`. A
-// fragment never reaches a server (RFC 3986 §3.5): real clients send the path before `#` and the
-// operation in the named header, so that header routes the request.
-const HEADER_TARGET = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+)=(.+)$/;
-// Some documents key operations on a query parameter's value (`/users/{id}/expire?temp=true` and
-// `?temp=false`): clients send that query, so it routes the request the same way.
-const QUERY_TARGET = /^([^=&]+)=([^&]*)$/;
+/** Where the operation declares a parameter of this name (`query` first), or undefined when it declares none. */
+export type Declares = (name: string) => 'query' | 'header' | undefined;
 
-export function compileTemplate(template: string): CompiledTemplate {
-  const hash = template.indexOf('#');
-  const question = template.indexOf('?');
-  const cut = [hash, question].filter((i) => i !== -1).reduce((a, b) => Math.min(a, b), template.length);
-  const path = template.slice(0, cut);
-  const header = hash === -1 ? null : HEADER_TARGET.exec(template.slice(hash + 1));
-  const query =
-    question === -1 || (hash !== -1 && hash < question) ? null : QUERY_TARGET.exec(template.slice(question + 1).split('#')[0] ?? '');
+const EXPRESSION = /\{([^{}]+)\}/g;
+const TOKEN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+const NONE: Declares = () => undefined;
+
+/**
+ * A key's suffix read as the request it names. A fragment never reaches a server (RFC 3986 §3.5),
+ * nor does a query in a `paths` key (OpenAPI 3.1 §4.8.8), yet real documents key several operations
+ * on one path this way: by a header (`/#X-Amz-Target=DynamoDB_20120810.PutItem`: clients send that
+ * header), by a declared query parameter (`/#Op=ListThings`, `Op` declared `in: query`: clients send
+ * `?Op=ListThings`), by a query value (`/users/{id}/expire?temp=true`). Each
+ * `name=value` pair is a condition on whichever the operation declares, a query parameter first,
+ * else a header; undeclared, a pair after `?` is a query and one after `#` a header. A suffix that
+ * is not pairs (`/tables#listing`) asks nothing.
+ */
+function conditionsOf(suffix: string, declares: Declares): Condition[] {
+  const conditions: Condition[] = [];
+  // Pairs after `?` default to the query until a `#` starts the fragment.
+  let place: 'query' | 'header' = suffix.startsWith('?') ? 'query' : 'header';
+  for (const piece of suffix.slice(1).split(/([#&])/)) {
+    if (piece === '#') place = 'header';
+    if (piece === '#' || piece === '&' || piece === '') continue;
+    const eq = piece.indexOf('=');
+    if (eq <= 0) return [];
+    const raw = piece.slice(0, eq);
+    const name = decodedOr(raw);
+    const where = declares(name) ?? place;
+    if (where === 'header' && !TOKEN.test(raw)) return [];
+    conditions.push(
+      where === 'header'
+        ? { in: 'header', name: raw.toLowerCase(), value: piece.slice(eq + 1) }
+        : { in: 'query', name, value: decodedOr(piece.slice(eq + 1)) },
+    );
+  }
+  return conditions;
+}
+
+/**
+ * @param declares where the operation declares a parameter, so a key's `#Name=value` routes on the
+ *   query parameter it declares rather than a header.
+ */
+export function compileTemplate(template: string, declares: Declares = NONE): CompiledTemplate {
+  const cut = template.search(/[#?]/);
+  const path = cut === -1 ? template : template.slice(0, cut);
+  const conditions = cut === -1 ? [] : conditionsOf(template.slice(cut), declares);
   const names = [...path.matchAll(EXPRESSION)].map((m) => m[1] ?? '');
   const parts = path === '/' || path === '' ? [] : path.split('/');
   if (parts[0] === '') parts.shift();
   // Doubled slashes are read as one; a trailing slash stays, as an empty last segment.
   const segments = parts.filter((part, i) => part !== '' || i === parts.length - 1).map(toSegment);
-  const discriminator: Discriminator | undefined = header
-    ? { in: 'header', name: (header[1] ?? '').toLowerCase(), value: header[2] ?? '' }
-    : query
-      ? { in: 'query', name: decodedOr(query[1] ?? ''), value: decodedOr(query[2] ?? '') }
-      : undefined;
-  return { segments, names, discriminator };
+  return { segments, names, conditions };
 }
 
 function toSegment(part: string): Segment {

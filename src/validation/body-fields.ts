@@ -1,4 +1,5 @@
 import { escapePointerToken, follow, isArray, isObject, type JsonObject } from '../openapi/json-pointer.js';
+import { variantsOf } from '../openapi/parameters.js';
 import { kindOf } from '../openapi/value-kind.js';
 import { isParameterStyle, type ParameterSpec, type ValueKind } from '../vocabulary/operation.js';
 
@@ -16,8 +17,13 @@ export interface BodyField {
   readonly binary: boolean;
   /** `encoding.<name>.contentType`: the media ranges a part may have (`image/png, image/*`), when declared. */
   readonly contentTypes: readonly string[] | undefined;
-  /** The part holds JSON: a declared JSON content type, or an object (its default content type, §4.8.15). */
+  /**
+   * The part holds JSON: a declared JSON content type, or an object (its default content type,
+   * §4.8.15) whose encoding names no `style` (a style, when given, wins over the content type).
+   */
   readonly json: boolean;
+  /** For a field of several types (`parameter.variants`): whether its schema accepts a reading. */
+  readonly accepts?: (value: unknown) => boolean;
 }
 
 const isBinary = (schema: JsonObject | undefined): boolean =>
@@ -36,7 +42,11 @@ export function properties(document: unknown, pointer: string, depth = 0): [stri
 }
 
 /** The fields of a form or multipart media object whose schema is at `schemaPointer`. */
-export function bodyFields(document: unknown, schemaPointer: string): ReadonlyMap<string, BodyField> {
+export function bodyFields(
+  document: unknown,
+  schemaPointer: string,
+  compile?: (pointer: string) => (value: unknown) => boolean,
+): ReadonlyMap<string, BodyField> {
   const mediaPointer = schemaPointer.replace(/\/schema$/, '');
   const encodings = follow(document, `${mediaPointer}/encoding`).value;
   const fields = new Map<string, BodyField>();
@@ -48,6 +58,13 @@ export function bodyFields(document: unknown, schemaPointer: string): ReadonlyMa
     const declared = typeof encoding.contentType === 'string' ? encoding.contentType : undefined;
     const contentTypes = declared?.split(',').map((t) => t.trim().toLowerCase());
     const itemSchema = items ? follow(document, items).value : undefined;
+    // Branches of several types are read each way (a `oneOf` of an integer and a string enum);
+    // branches of one type as that type.
+    // A deepObject field's object comes only as bracketed members (form-members.ts): its plain
+    // text (`metadata=`, to clear it) is read as its other types.
+    const deep = encoding.style === 'deepObject';
+    const shapes = variantsOf(document, pointer).filter((shape) => !deep || shape.kind !== 'object');
+    const shape = shapes.length === 1 ? shapes[0] : undefined;
     fields.set(name, {
       name,
       parameter: {
@@ -59,11 +76,16 @@ export function bodyFields(document: unknown, schemaPointer: string): ReadonlyMa
         itemKind: items ? kindOf(document, items) : 'any',
         style: isParameterStyle(encoding.style) ? encoding.style : 'form',
         explode: typeof encoding.explode === 'boolean' ? encoding.explode : encoding.style === undefined || encoding.style === 'form',
+        ...shape,
+        ...(shapes.length > 1 ? { variants: shapes } : {}),
       },
+      ...(shapes.length > 1 && compile ? { accepts: compile(pointer) } : {}),
       binary:
         isBinary(isObject(schema) ? schema : undefined) || (kind === 'array' && isBinary(isObject(itemSchema) ? itemSchema : undefined)),
       contentTypes,
-      json: contentTypes ? contentTypes.some((t) => t.includes('json')) : kind === 'object' || kindAll(kind, itemSchema),
+      json: contentTypes
+        ? contentTypes.some((t) => t.includes('json'))
+        : encoding.style === undefined && (kind === 'object' || kindAll(kind, itemSchema)),
     });
   }
   return fields;

@@ -35,7 +35,7 @@ export class BodyValidator {
   ) {
     const compile = (m: MediaSpec): CompiledMedia => ({
       validate: m.schemaPointer ? compiler.compile(m.schemaPointer) : undefined,
-      fields: m.schemaPointer ? bodyFields(document, m.schemaPointer) : new Map(),
+      fields: m.schemaPointer ? bodyFields(document, m.schemaPointer, (pointer) => compiler.compile(pointer)) : new Map(),
     });
     this.bodies = new Map((requestBody?.content ?? []).map((m) => [m, compile(m)]));
   }
@@ -82,7 +82,7 @@ export class BodyValidator {
         return readJson(bytes);
       case 'form':
         // Percent-escapes in a form are UTF-8 (WHATWG URL §5.1); the charset parameter has no say.
-        return decodeForm(bytes.toString('utf8'), fields);
+        return decodeForm(bytes.toString('utf8'), fields, this.document);
       case 'multipart': {
         const parts = parseMultipart(bytes, parameters.boundary ?? '');
         if (!parts.ok) return { error: errorBody('malformed_request', `The multipart body is malformed: ${parts.message}`) };

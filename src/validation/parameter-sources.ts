@@ -42,7 +42,9 @@ export type Sent =
 export function sourceOf(spec: ParameterSpec, all: readonly ParameterSpec[]): Source {
   if (spec.in === 'querystring') return { kind: 'whole' };
   if (spec.in === 'path' || spec.in === 'header') return { kind: 'single', from: spec.in };
-  if (spec.kind !== 'object' || spec.mediaType !== undefined) return { kind: 'values', from: spec.in };
+  // An object, or a value one of whose readings is an object (`anyOf: [{type: object}, {type: integer}]`).
+  const object = spec.kind === 'object' || (spec.variants?.some((v) => v.kind === 'object') ?? false);
+  if (!object || spec.mediaType !== undefined) return { kind: 'values', from: spec.in };
   if (spec.in === 'query' && spec.style === 'deepObject') return { kind: 'deep' };
   if (spec.style !== 'form' || !spec.explode) return { kind: 'values', from: spec.in };
   const others = new Set(all.filter((p) => p !== spec && p.in === spec.in).map((p) => p.name));
@@ -56,7 +58,7 @@ export function claims(spec: ParameterSpec, source: Source, key: string): boolea
     case 'members':
       return source.names.has(key) || (source.others !== undefined && !source.others.has(key));
     case 'deep':
-      return key.startsWith(`${spec.name}[`);
+      return key.startsWith(`${spec.name}[`) || (spec.variants !== undefined && key === spec.name);
     case 'whole':
       return true;
     default:
@@ -95,7 +97,9 @@ export function gather(spec: ParameterSpec, source: Source, carriers: Carriers):
         if (!member) return { kind: 'nested', key };
         for (const value of values) pairs.push([member[1] ?? '', value]);
       }
-      return { kind: 'members', pairs };
+      // A value that may be an object or not (`created[gte]=5` or `created=5`): sent plain, it is text.
+      const plain = spec.variants !== undefined && pairs.length === 0 ? carriers.query.get(spec.name) : undefined;
+      return plain ? { kind: 'texts', texts: plain } : { kind: 'members', pairs };
     }
   }
 }

@@ -16,7 +16,8 @@ const JSON_MEDIA = /^[a-z0-9!#$&^_.+-]+\/(?:[a-z0-9!#$&^_.+-]+\+)?json$/;
 /** Whether a `content`-typed parameter's value is JSON text (parsed, then validated by schema). */
 export const isJsonMedia = (mediaType: string): boolean => JSON_MEDIA.test(mediaType.split(';')[0]?.trim() ?? '');
 
-function parseScalar(text: string, kind: ValueKind): Parsed {
+/** One text read as one JSON type (`any` and `string`: as it is). */
+export function parseScalar(text: string, kind: ValueKind): Parsed {
   switch (kind) {
     case 'integer': {
       if (!INTEGER.test(text)) return { ok: false, message: 'must be an integer' };
@@ -61,6 +62,31 @@ export function parseParameter(spec: ParameterSpec, values: readonly string[]): 
   }
   if (values.length > 1) return { ok: false, message: 'must be given once' };
   return fromPieces(spec, splitText(spec, values[0] ?? ''));
+}
+
+/** The spec read each way its schema allows (`variants`), first branch first; the spec alone when it has one way. */
+export const readingsOf = (spec: ParameterSpec): readonly ParameterSpec[] =>
+  spec.variants === undefined ? [spec] : spec.variants.map((shape) => ({ ...spec, ...shape, variants: undefined }));
+
+/**
+ * The first reading the schema accepts; else the first that parses (its schema errors tell the
+ * client why), else the first failure. A path segment `1` for `oneOf: [{type: integer, enum: [1]},
+ * {type: string, enum: [a]}]` is the integer 1, and `a` the string.
+ */
+export function firstAccepted(
+  readings: readonly ParameterSpec[],
+  parse: (spec: ParameterSpec) => Parsed,
+  accepts: ((value: unknown) => boolean) | undefined,
+): Parsed {
+  let parsed: Parsed | undefined;
+  let failed: Parsed | undefined;
+  for (const reading of readings) {
+    const attempt = parse(reading);
+    if (!attempt.ok) failed ??= attempt;
+    else if (readings.length === 1 || !accepts || accepts(attempt.value)) return attempt;
+    else parsed ??= attempt;
+  }
+  return parsed ?? failed ?? { ok: false, message: 'is invalid' };
 }
 
 /** An object sent as several keys (form exploded: `R=100&G=200`; deepObject: `color[R]=100`). */

@@ -5,7 +5,7 @@ import type { OperationSpec, ParameterSpec } from '../vocabulary/operation.js';
 import { schemaAt } from '../openapi/value-kind.js';
 import { BodyValidator } from './body-validator.js';
 import { claims, gather, sourceOf, type Carriers, type Source } from './parameter-sources.js';
-import { isJsonMedia, parseMembers, parseParameter } from './parse-parameter.js';
+import { firstAccepted, isJsonMedia, parseMembers, parseParameter, readingsOf } from './parse-parameter.js';
 import { parseQuerystring, readsQuerystring } from './querystring-parameter.js';
 import { readCookies } from './read-cookies.js';
 import type { SchemaCompiler } from './schema-compiler.js';
@@ -46,6 +46,8 @@ export interface ValidationOptions {
 
 interface CompiledParameter {
   readonly spec: ParameterSpec;
+  /** The spec read each way its schema allows (oneOf/anyOf branches of different types): `readingsOf`. */
+  readonly readings: readonly ParameterSpec[];
   readonly source: Source;
   readonly validate: ValidateFunction | undefined;
   readonly fallback: { readonly value: unknown } | undefined;
@@ -80,6 +82,7 @@ export class RequestValidator {
           : spec.mediaType === undefined || isJsonMedia(spec.mediaType) || spec.mediaType.startsWith('text/');
       return {
         spec,
+        readings: readingsOf(spec),
         source: sourceOf(spec, operation.parameters),
         validate: spec.schemaPointer && readable ? compiler.compile(spec.schemaPointer) : undefined,
         fallback: schema && 'default' in schema ? { value: schema.default } : undefined,
@@ -107,7 +110,7 @@ export class RequestValidator {
       rawQuery: raw.rawQuery ?? '',
       cookies: () => (cookies ??= readCookies(raw.headers.cookie)),
     };
-    for (const { spec, source, validate, fallback, location } of this.parameters) {
+    for (const { spec, readings, source, validate, fallback, location } of this.parameters) {
       const sent = gather(spec, source, carriers);
       if (sent.kind === 'nested') {
         violations.push({ location, message: `"${sent.key}" nests deeper than the deepObject style defines` });
@@ -121,12 +124,13 @@ export class RequestValidator {
       }
       // OpenAPI 3.1 §4.8.12.2.1: with allowEmptyValue, `?name=` is a parameter sent without a value.
       if (spec.allowEmptyValue && sent.kind === 'texts' && sent.texts.every((t) => t === '')) continue;
-      const parsed =
+      const parse = (reading: ParameterSpec) =>
         sent.kind === 'texts'
-          ? parseParameter(spec, sent.texts)
+          ? parseParameter(reading, sent.texts)
           : sent.kind === 'whole'
-            ? parseQuerystring(spec, sent.text)
-            : parseMembers(spec, sent.pairs);
+            ? parseQuerystring(reading, sent.text)
+            : parseMembers(reading, sent.pairs);
+      const parsed = firstAccepted(readings, parse, validate);
       if (!parsed.ok) {
         violations.push({ location: parsed.at === undefined ? location : `${location}.${parsed.at}`, message: parsed.message });
         continue;

@@ -36,6 +36,12 @@ export interface ParameterSpec {
    * the schema forbids or does not mention them.
    */
   readonly additionalKind?: ValueKind;
+  /**
+   * When the schema allows values of several types (`oneOf`/`anyOf` branches of different types, a
+   * list of `type`s): each way to read the text, in document order. The first reading the schema
+   * accepts is the value (`id=1` is 1 for `oneOf: [{type: integer}, {type: string, enum: [a]}]`).
+   */
+  readonly variants?: readonly ValueShape[];
   /** `content`-typed parameters (OpenAPI 3.1 §4.8.12.2.2): the one media type the value is serialised in. */
   readonly mediaType?: string;
   /** Query only (OpenAPI 3.1 §4.8.12.2.1): an empty value (`?name=`) counts as sent and is not validated. */
@@ -43,6 +49,9 @@ export interface ParameterSpec {
   /** Query only (OpenAPI 3.1 §4.8.12.2.1): reserved characters are sent as they are, so a `+` is a plus, not a space. */
   readonly allowReserved?: boolean;
 }
+
+/** What a parameter's text is read into: one reading of it. */
+export type ValueShape = Pick<ParameterSpec, 'kind' | 'itemKind' | 'propertyKinds' | 'additionalKind'>;
 
 export interface MediaSpec {
   readonly mediaType: string;

@@ -124,3 +124,26 @@ describe('nearest: cost on a large document', () => {
     expect(nearestOperations(large, '', 'POST', '/orgs/acme/group7/membr1')[0]?.message).toBe('POST /orgs/{org}/group7/member1');
   });
 });
+
+describe('nearest: keys told apart by a query value (`/#Action=…`)', () => {
+  const declared = (key: string): Routable & { parameters: { name: string; in: string }[] } => ({
+    method: 'GET',
+    pathTemplate: key,
+    parameters: [{ name: 'Action', in: 'query' }],
+  });
+  const index = nearestIndex(
+    ['/#Action=DescribeInstances', '/#Action=RunInstances', '/#Action=TerminateInstances', '/#Action=DescribeVolumes'].map(declared),
+    '',
+  );
+  const near = (query: string): string[] => nearest(index, 'GET', '/', query).map((d) => d.message);
+
+  it('suggests the key whose value is nearest the one sent first', () => {
+    expect(near('Action=describeinstances')[0]).toBe('GET /#Action=DescribeInstances');
+    expect(near('Version=1&Action=TerminateInstance')[0]).toBe('GET /#Action=TerminateInstances');
+    expect(near('Action=DescribeVolume')[0]).toBe('GET /#Action=DescribeVolumes');
+  });
+
+  it('without the value, suggests the first keys at the path', () => {
+    expect(near('Version=1')).toEqual(['GET /#Action=DescribeInstances', 'GET /#Action=RunInstances', 'GET /#Action=TerminateInstances']);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ParameterSpec } from '../../src/vocabulary/operation.js';
-import { parseParameter } from '../../src/validation/parse-parameter.js';
+import { firstAccepted, parseParameter, readingsOf } from '../../src/validation/parse-parameter.js';
 import { parseQuery } from '../../src/validation/parse-query.js';
 
 const spec = (overrides: Partial<ParameterSpec>): ParameterSpec => ({
@@ -86,5 +86,41 @@ describe('parseQuery', () => {
     const parsed = parseQuery('__proto__=1&constructor=2');
     expect(parsed.ok && parsed.values.get('__proto__')).toEqual(['1']);
     expect(({} as Record<string, unknown>).constructor).toBe(Object);
+  });
+});
+
+describe('firstAccepted: a value of several types, read each way its schema allows', () => {
+  const union = spec({
+    in: 'path',
+    style: 'simple',
+    kind: 'any',
+    variants: [
+      { kind: 'integer', itemKind: 'any' },
+      { kind: 'array', itemKind: 'boolean' },
+      { kind: 'string', itemKind: 'any' },
+    ],
+  });
+  // The schema: an integer below 10, a list of booleans, or a string of three letters.
+  const accepts = (value: unknown): boolean =>
+    (typeof value === 'number' && value < 10) ||
+    (Array.isArray(value) && value.every((v) => typeof v === 'boolean')) ||
+    (typeof value === 'string' && /^[a-z]{3}$/.test(value));
+  const read = (text: string) => firstAccepted(readingsOf(union), (s) => parseParameter(s, [text]), accepts);
+
+  // prettier-ignore
+  it.each([
+    ['7', { ok: true, value: 7 }],
+    ['true,false', { ok: true, value: [true, false] }],
+    ['abc', { ok: true, value: 'abc' }],
+    // None accepted: the first reading that parses, so the schema says why.
+    ['12', { ok: true, value: 12 }],
+    ['ab', { ok: true, value: 'ab' }],
+  ])('%j → %j', (text, expected) => {
+    expect(read(text)).toEqual(expected);
+  });
+
+  it('reads a spec without variants one way, unvalidated', () => {
+    expect(readingsOf(spec({ kind: 'integer' }))).toHaveLength(1);
+    expect(firstAccepted(readingsOf(spec({ kind: 'integer' })), (s) => parseParameter(s, ['x']), accepts)).toMatchObject({ ok: false });
   });
 });

@@ -143,3 +143,60 @@ describe('Router: path keys with a query (`/users/{id}/expire?temp=true`)', () =
     expect(router.match('GET', '/api/users/7', {}, 'expand=roles')).toMatchObject({ operation: { id: 'GET /users/{userId}' } });
   });
 });
+
+describe('Router: path keys whose suffix names a declared query parameter (`/#Action=DescribeInstances`)', () => {
+  const action = (method: string, key: string, ...query: string[]) => ({
+    ...op(method, key),
+    parameters: query.map((name) => ({ name, in: 'query' })),
+  });
+  type Op = ReturnType<typeof action>;
+  const router = new Router<Op>(
+    [
+      action('GET', '/#Action=DescribeInstances', 'Action', 'Version'),
+      action('GET', '/#Action=RunInstances', 'Action'),
+      action('GET', '/#Action=RunInstances&Version=2016-11-15', 'Action', 'Version'),
+      action('POST', '/#Action=DescribeInstances', 'Action'),
+      action('GET', '/#Action=DescribeInstances', 'Action'),
+      action('GET', '/tagged#X-Amz-Target=Tag'),
+      action('GET', '/mixed?Action=List#X-Amz-Target=List'),
+    ],
+    '',
+    (o) => o.parameters,
+  );
+  const at = (method: string, path: string, query: string, headers: Record<string, string> = {}) => {
+    const match = router.match(method, path, headers, query);
+    return match.kind === 'found' ? match.operation.id : match.kind;
+  };
+
+  // prettier-ignore
+  it.each([
+    ['GET', '/', 'Action=DescribeInstances&Version=2016-11-15', 'GET /#Action=DescribeInstances'],
+    ['GET', '/', 'Version=2016-11-15&Action=RunInstances', 'GET /#Action=RunInstances&Version=2016-11-15'],
+    ['GET', '/', 'Action=RunInstances&Version=2014-01-01', 'GET /#Action=RunInstances'],
+    ['POST', '/', 'Action=DescribeInstances', 'POST /#Action=DescribeInstances'],
+    ['GET', '/', 'Action=describeinstances', 'not-found'],
+    ['GET', '/', 'Version=2016-11-15', 'not-found'],
+    ['GET', '/', '', 'not-found'],
+    ['GET', '/', 'Action=Describe%49nstances', 'GET /#Action=DescribeInstances'],
+    ['GET', '/mixed', 'Action=List', 'not-found'],
+    ['DELETE', '/', 'Action=DescribeInstances', 'method-not-allowed'],
+  ])('%s %s?%s → %s', (method, path, query, expected) => {
+    expect(at(method, path, query)).toBe(expected);
+  });
+
+  it('answers 405 when only another method has the key the request names', () => {
+    expect(router.match('POST', '/', {}, 'Action=RunInstances')).toEqual({ kind: 'method-not-allowed', allow: ['GET'] });
+  });
+
+  it('reads an undeclared name after `#` as a header, and both kinds of pair together', () => {
+    expect(at('GET', '/tagged', 'X-Amz-Target=Tag')).toBe('not-found');
+    expect(at('GET', '/tagged', '', { 'x-amz-target': 'Tag' })).toBe('GET /tagged#X-Amz-Target=Tag');
+    expect(at('GET', '/mixed', 'Action=List', { 'x-amz-target': 'List' })).toBe('GET /mixed?Action=List#X-Amz-Target=List');
+  });
+
+  it('reports a second key asking the same as unreachable', () => {
+    expect(router.unreachable.map((u) => [u.operation.id, u.by.id])).toEqual([
+      ['GET /#Action=DescribeInstances', 'GET /#Action=DescribeInstances'],
+    ]);
+  });
+});
