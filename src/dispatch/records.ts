@@ -46,8 +46,9 @@ export function withOwnId<T extends Readonly<Record<string, unknown>>>(binding: 
  * through another operation of the collection may lack them; most rows lack none and are not copied.
  */
 export function forAnswer(binding: ResolvedBinding, row: Row): Readonly<Record<string, unknown>> {
-  const presented =
+  const whole =
     binding.hidden.size === 0 ? present(row, binding.idProperty) : withoutHidden(present(row, binding.idProperty), binding.hidden);
+  const presented = binding.closedTo === undefined ? whole : within(whole, binding.closedTo);
   const pointer = binding.recordPointer;
   if (pointer === undefined || hasAll(presented, binding.answerRequired)) return presented;
   const seed = createHash('sha256')
@@ -65,6 +66,12 @@ export function forAnswer(binding: ResolvedBinding, row: Row): Readonly<Record<s
 function hasAll(record: Readonly<Record<string, unknown>>, names: readonly string[]): boolean {
   for (const name of names) if (!Object.hasOwn(record, name)) return false;
   return true;
+}
+
+/** A record with only the fields a closed schema allows (the others stay stored, for the views that show them). */
+function within(record: Readonly<Record<string, unknown>>, allowed: ReadonlySet<string>): Readonly<Record<string, unknown>> {
+  if (Object.keys(record).every((name) => allowed.has(name))) return record;
+  return Object.fromEntries(Object.entries(record).filter(([name]) => allowed.has(name)));
 }
 
 /** A record without its write-only fields (a password is stored, never sent back). */

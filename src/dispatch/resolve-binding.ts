@@ -1,4 +1,5 @@
 import { answerMedia, answerResponse, answerStatus, sendsJson, streamedItems } from '../openapi/bindings.js';
+import { follow, isObject } from '../openapi/json-pointer.js';
 import { requiredOf } from '../openapi/required.js';
 import { isKeyed, type ApiModel, type OperationSpec } from '../vocabulary/operation.js';
 import type { MintKey } from '../vocabulary/record.js';
@@ -89,6 +90,12 @@ export interface ResolvedBinding {
    * password written on create is stored, and never sent back; OpenAPI 3.0.3 §4.7.25).
    */
   readonly hidden: ReadonlySet<string>;
+  /**
+   * The only fields this operation's record schema lets an answer show, when it is closed
+   * (`additionalProperties: false`): a record stored through a wider view of the collection keeps
+   * its other fields, and this view leaves them out.
+   */
+  readonly closedTo: ReadonlySet<string> | undefined;
   /** read/replace/patch/delete: the operation declares a 404 (or `4XX`, or `default`) for a missing record. */
   readonly declaresNotFound: boolean;
   /** patch: the request takes a JSON Patch document (RFC 6902). */
@@ -116,6 +123,11 @@ function readOperations(model: ApiModel): ReadonlyMap<string, OperationSpec> {
   }
   return reads;
 }
+
+const closedSchema = (document: unknown, pointer: string | undefined): boolean => {
+  const schema = pointer === undefined ? undefined : follow(document, pointer).value;
+  return isObject(schema) && schema.additionalProperties === false;
+};
 
 export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBinding {
   const query = op.parameters.filter((p) => p.in === 'query');
@@ -174,6 +186,7 @@ export function resolveBinding(model: ApiModel, op: OperationSpec): ResolvedBind
     declaresNotFound: op.responses.some((r) => r.status === '404' || r.status === '4XX' || r.status === 'DEFAULT'),
     ownedFields: ownedFieldsOf(model.document, recordPointer, writable, op.binding.idProperty ?? 'id'),
     hidden,
+    closedTo: closedSchema(model.document, recordPointer) ? fields : undefined,
     answerRequired:
       recordPointer === undefined
         ? []

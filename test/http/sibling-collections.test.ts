@@ -19,6 +19,16 @@ describe('two list paths that end alike, with records of their own', () => {
     for (const match of matches.body as object[]) expect(Object.keys(match).every((k) => ['id', 'venue', 'score'].includes(k))).toBe(true);
     for (const one of series.body as object[]) expect(Object.keys(one).every((k) => ['id', 'name', 'season'].includes(k))).toBe(true);
     const model = await request(app).get('/__sandbox/model').set('Authorization', `Bearer ${ADMIN_TOKEN}`);
-    expect(model.body.collections.map((c: { name: string }) => c.name)).toEqual(['past', 'series/past']);
+    expect(model.body.collections.map((c: { name: string }) => c.name)).toEqual(['past', 'series/past', 'dialogs']);
+  });
+
+  it('a closed view of a collection shows only its own fields of a record written through a wider one', async () => {
+    const app = EDGES[0]!.make(await testSandbox({ spec: SPEC, fixtures: null, keys: [] }));
+    const made = await request(app).post('/serviceowner/dialogs').send({ title: 'Tax return', deletedAt: '2026-11-28T10:00:00Z' });
+    expect(made.status).toBe(201);
+    const mine = ((await request(app).get('/enduser/dialogs')).body as { id: number }[]).find((d) => d.id === made.body.id);
+    expect(mine).toEqual({ id: made.body.id, title: 'Tax return' });
+    const owned = ((await request(app).get('/serviceowner/dialogs')).body as { id: number }[]).find((d) => d.id === made.body.id);
+    expect(owned).toEqual(made.body);
   });
 });
