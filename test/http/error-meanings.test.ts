@@ -1,3 +1,5 @@
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkConfig } from '../../src/config/load-config.js';
@@ -99,6 +101,27 @@ describe('error schemas from real documents, filled by meaning', () => {
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(row.type ?? /^application\/json/);
     expect(JSON.parse(res.text)).toEqual(row.body);
+  });
+
+  it("answers problem+json that RFC 9457's members validate", async () => {
+    // RFC 9457 §3.1: the members' types (type and instance URI references, status an HTTP status).
+    const members = {
+      type: 'object',
+      properties: {
+        type: { type: 'string', format: 'uri-reference' },
+        title: { type: 'string' },
+        status: { type: 'integer', minimum: 100, maximum: 599 },
+        detail: { type: 'string' },
+        instance: { type: 'string', format: 'uri-reference' },
+      },
+      required: ['type', 'title', 'status', 'detail', 'instance'],
+    };
+    const ajv = new Ajv({ strict: true });
+    addFormats.default(ajv);
+    const validate = ajv.compile(members);
+    const res = await request(EDGES[0]!.make(sandbox)).get('/e/problem?n=many');
+    expect(validate(JSON.parse(res.text))).toBe(true);
+    expect(JSON.parse(res.text).status).toBe(res.status);
   });
 
   it('answers a valid request to an operation that declares only an error with that error, saying why', async () => {
