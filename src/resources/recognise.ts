@@ -1,7 +1,7 @@
 import { answerSchema, listItems, propertyAt, propertyNames, propertySchema, sendsJson, streamedItems } from '../openapi/bindings.js';
 import { follow, isObject } from '../openapi/json-pointer.js';
 import { isKeyed, type Binding, type IdKind, type OperationSpec, type StoreAction } from '../vocabulary/operation.js';
-import { idKindOf, recordIdentity, singularOf, type RecordIdentity } from './record-ids.js';
+import { narrowedByParameter, recordIdentity, singularOf, type RecordIdentity } from './record-ids.js';
 
 /**
  * Which operations the store serves by REST conventions, where no `x-understudy` binding decides:
@@ -193,21 +193,6 @@ function unrelated(document: unknown, found: Found, other: { value: Record<strin
   const a = new Set(propertyNames(document, mine, found.recordAt));
   const b = new Set(propertyNames(document, other.value, otherAt));
   return ![...a].some((name) => name !== found.identity.property && b.has(name));
-}
-
-/**
- * An id kind the record's property leaves open (a plain string), narrowed by what the item path's
- * parameter asks of it (Twilio's `{UserSid}` with `pattern: US[0-9a-f]{32}`): a minted id must be
- * one the record can be read back by.
- */
-function narrowedByParameter(document: unknown, kind: IdKind, items: readonly OperationSpec[], itemParam: string | undefined): IdKind {
-  if (kind.kind !== 'string' || kind.pattern !== undefined || kind.format !== undefined || kind.prefix !== undefined) return kind;
-  if (itemParam === undefined) return kind;
-  const pointer = items.flatMap((op) => op.parameters).find((p) => p.in === 'path' && p.name === itemParam)?.schemaPointer;
-  const param = pointer === undefined ? undefined : follow(document, pointer).value;
-  const narrower = isObject(param) ? idKindOf(document, param) : undefined;
-  if (narrower?.kind === 'uuid') return narrower;
-  return narrower?.kind === 'string' && (narrower.pattern !== undefined || narrower.format !== undefined) ? narrower : kind;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { propertyNames, propertySchema } from '../openapi/bindings.js';
 import { follow, isArray, isObject, type JsonObject } from '../openapi/json-pointer.js';
-import type { IdKind } from '../vocabulary/operation.js';
+import type { IdKind, OperationSpec } from '../vocabulary/operation.js';
 
 /** Which property of a record names it, and what kind of id it holds: read from the record's schema. */
 
@@ -154,4 +154,24 @@ function prefixOf(pattern: string | undefined, examples: readonly string[]): str
   const heads = examples.map((e) => /^([a-z][a-z0-9]{0,11}[_-])[A-Za-z0-9]/.exec(e)?.[1]);
   const first = heads[0];
   return first !== undefined && heads.every((h) => h === first) ? first : undefined;
+}
+
+/**
+ * An id kind the record's property leaves open (a plain string), narrowed by what the item path's
+ * parameter asks of it (Twilio's `{UserSid}` with `pattern: US[0-9a-f]{32}`): a minted id must be
+ * one the record can be read back by.
+ */
+export function narrowedByParameter(
+  document: unknown,
+  kind: IdKind,
+  items: readonly OperationSpec[],
+  itemParam: string | undefined,
+): IdKind {
+  if (kind.kind !== 'string' || kind.pattern !== undefined || kind.format !== undefined || kind.prefix !== undefined) return kind;
+  if (itemParam === undefined) return kind;
+  const pointer = items.flatMap((op) => op.parameters).find((p) => p.in === 'path' && p.name === itemParam)?.schemaPointer;
+  const param = pointer === undefined ? undefined : follow(document, pointer).value;
+  const narrower = isObject(param) ? idKindOf(document, param) : undefined;
+  if (narrower?.kind === 'uuid') return narrower;
+  return narrower?.kind === 'string' && (narrower.pattern !== undefined || narrower.format !== undefined) ? narrower : kind;
 }
