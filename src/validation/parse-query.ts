@@ -68,3 +68,6 @@ function plusKeptValues(raw: string, names: ReadonlySet<string>): Map<string, st
   }
   return kept;
 }
+
+/** The `Prefer` query fallbacks (`__code`, …): the sandbox's own parameters, never an API's. */
+export const PREFERENCE_QUERY = /^__(?:code|example|dynamic|seed|delay|fault)$/;

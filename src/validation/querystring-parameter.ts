@@ -1,6 +1,6 @@
 import type { ParameterSpec } from '../vocabulary/operation.js';
 import { isJsonMedia, parseMembers, type Parsed } from './parse-parameter.js';
-import { parseQuery } from './parse-query.js';
+import { parseQuery, PREFERENCE_QUERY } from './parse-query.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -27,6 +27,7 @@ export function parseQuerystring(spec: ParameterSpec, raw: string): Parsed {
     const pairs: (readonly [string, string])[] = [];
     const lists: Record<string, string[]> = {};
     for (const [name, values] of query.values) {
+      if (PREFERENCE_QUERY.test(name)) continue;
       if (spec.propertyKinds?.get(name) === 'array') lists[name] = [...values];
       else for (const value of values) pairs.push([name, value]);
     }

@@ -7,6 +7,7 @@ import { BodyValidator } from './body-validator.js';
 import { claims, gather, sourceOf, type Carriers, type Source } from './parameter-sources.js';
 import { firstAccepted, isJsonMedia, parseMembers, parseParameter, readingsOf } from './parse-parameter.js';
 import { parseQuerystring, readsQuerystring } from './querystring-parameter.js';
+import { PREFERENCE_QUERY } from './parse-query.js';
 import { readCookies } from './read-cookies.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { toViolations } from './schema-compiler.js';
@@ -33,9 +34,6 @@ export interface RawInput {
 }
 
 const NO_VALUES: ReadonlyMap<string, readonly string[]> = new Map();
-
-/** The `Prefer` query fallbacks (`__code`, …): the sandbox's own parameters, never an API's unknown ones. */
-const PREFERENCE_QUERY = /^__(?:code|example|dynamic|seed|delay|fault)$/;
 
 export type Validated = { readonly ok: true; readonly input: ValidInput } | { readonly ok: false; readonly error: ErrorBody };
 
