@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { SandboxConfig } from '../config/config.js';
 import { present } from '../dispatch/records.js';
 import { buildGeneration, EAGER_OPERATIONS, type Generation } from '../generation/generation.js';
-import { keepValidators, satisfies } from '../mock/document-schemas.js';
+import { keepValidators } from '../mock/document-schemas.js';
 import { exampleWarnings } from '../mock/example-check.js';
 import { buildApiModel } from '../openapi/build-model.js';
 import { buildIdentity, documentDigest } from '../openapi/cache-files.js';
@@ -87,18 +87,21 @@ export function invalidRecords(
   written: Iterable<{ readonly collection: string; readonly rows: readonly Row[] }>,
 ): InvalidRecords[] {
   // One record schema per collection: the first stateful operation that names one.
-  const schemas = new Map<string, { readonly document: unknown; readonly pointer: string; readonly idProperty: string }>();
+  const schemas = new Map<string, { readonly pointer: string; readonly idProperty: string }>();
   for (const { binding } of generation.operations) {
     const resource = binding.operation.binding.resource;
     if (resource === undefined || binding.recordPointer === undefined || schemas.has(resource)) continue;
-    schemas.set(resource, { document: binding.document, pointer: binding.recordPointer, idProperty: binding.idProperty });
+    schemas.set(resource, { pointer: binding.recordPointer, idProperty: binding.idProperty });
   }
+  // Checked as answers show them, with the generation's own compiler.
+  const compiler = generation.schemas.compiler('response');
   const counts = new Map<string, number>();
   for (const { collection, rows } of written) {
     const schema = schemas.get(collection);
     if (!schema) continue;
+    const valid = compiler.compile(schema.pointer);
     let broken = 0;
-    for (const row of rows) if (!satisfies(schema.document, schema.pointer, present(row, schema.idProperty))) broken++;
+    for (const row of rows) if (!valid(present(row, schema.idProperty))) broken++;
     if (broken > 0) counts.set(collection, (counts.get(collection) ?? 0) + broken);
   }
   return [...counts].map(([collection, count]) => ({ collection, count }));
