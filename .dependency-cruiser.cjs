@@ -3,8 +3,9 @@
 //   cli ─► http ─► core ─► admin ─► pipeline ─► generation ─► domain folders ─► vocabulary
 //
 //   vocabulary  the ground floor: error catalogue, request/answer records, operation types
-//   domain      openapi clock config auth limits routing validation mock answers resources seeding store dispatch journal faults rules workspaces replicas
-//               (may import vocabulary and each other; answers finishes every answer: its plan per operation,
+//   domain      openapi clock config auth limits routing validation schemas mock answers resources seeding store dispatch journal faults rules workspaces replicas
+//               (may import vocabulary and each other; schemas is the document's compiled schemas, shared by
+//               generation, answers, mock, dispatch and rules; answers finishes every answer: its plan per operation,
 //               the error in the document's shape, the media type, the headers; resources recognises the collections a document
 //               describes and their ids (the model builder in openapi asks it); openapi is the document layer and stays below
 //               store, seeding, dispatch, mock, limits and auth; store stays below dispatch; faults, the
@@ -22,7 +23,7 @@
 // Run: npx depcruise src --config .dependency-cruiser.cjs
 
 const DOMAIN =
-  'openapi|clock|config|auth|limits|routing|validation|mock|answers|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas';
+  'openapi|clock|config|auth|limits|routing|validation|schemas|mock|answers|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas';
 const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|pages|core|http|cli`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */

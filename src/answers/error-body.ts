@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { followed } from '../mock/document-schemas.js';
+import { followed } from '../schemas/document-schemas.js';
 import { missingRequiredHeaders } from '../mock/mock-answer.js';
 import { fakeFromSchema } from '../mock/schema-faker.js';
 import { seededFaker } from '../mock/seeded-faker.js';

@@ -1,5 +1,5 @@
 import { escapePointerToken, isArray, isObject, type JsonObject } from '../openapi/json-pointer.js';
-import { followed } from '../mock/document-schemas.js';
+import { followed } from '../schemas/document-schemas.js';
 import type { Violation } from '../vocabulary/errors.js';
 
 /** What a field of an error schema means, read from its name and type. */

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { SandboxConfig } from '../config/config.js';
 import { present } from '../dispatch/records.js';
 import { buildGeneration, EAGER_OPERATIONS, type Generation } from '../generation/generation.js';
-import { keepValidators } from '../mock/document-schemas.js';
+import { keepValidators } from '../schemas/document-schemas.js';
 import { exampleWarnings } from '../mock/example-check.js';
 import { buildApiModel } from '../openapi/build-model.js';
 import { buildIdentity, documentDigest } from '../openapi/cache-files.js';

@@ -1,5 +1,5 @@
 import { isObject } from '../openapi/json-pointer.js';
-import { compilerFor } from '../mock/document-schemas.js';
+import { compilerFor } from '../schemas/document-schemas.js';
 import { toViolations } from '../validation/schema-compiler.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { Row } from '../vocabulary/record.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { follow, isObject } from '../openapi/json-pointer.js';
 import { propertyAt } from '../openapi/bindings.js';
-import { satisfies } from '../mock/document-schemas.js';
+import { satisfies } from '../schemas/document-schemas.js';
 import { fakeFromSchema } from '../mock/schema-faker.js';
 import { seededFaker } from '../mock/seeded-faker.js';
 import { copyFields, KEY_FIELD, keyOf, OWN_ID_FIELD, SCOPE_FIELD, type Row } from '../vocabulary/record.js';

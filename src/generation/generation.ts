@@ -6,7 +6,7 @@ import { unsatisfiableSchemas } from '../mock/unsatisfiable.js';
 import { Router } from '../routing/router.js';
 import { RequestValidator, type ValidationOptions } from '../validation/request-validator.js';
 import { ResponseCheck } from '../validation/response-check.js';
-import { compilerFor } from '../mock/document-schemas.js';
+import { compilerFor } from '../schemas/document-schemas.js';
 import { documentSettings, layered, type FaultSettings } from '../faults/settings.js';
 import { directionalView, type Direction } from '../openapi/directional.js';
 import { valueAt } from '../openapi/json-pointer.js';

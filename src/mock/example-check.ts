@@ -1,6 +1,6 @@
 import { escapePointerToken, follow, isObject } from '../openapi/json-pointer.js';
 import type { ApiModel } from '../vocabulary/operation.js';
-import { compilerFor } from './document-schemas.js';
+import { compilerFor } from '../schemas/document-schemas.js';
 import { toViolations } from '../validation/schema-compiler.js';
 
 /**

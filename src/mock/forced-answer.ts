@@ -4,7 +4,7 @@ import { chooseMediaType } from '../validation/accept.js';
 import { errorBody, type ErrorBody, type Violation } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { MediaSpec, OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
-import { satisfies } from './document-schemas.js';
+import { satisfies } from '../schemas/document-schemas.js';
 import { mockAnswer, type MockOptions } from './mock-answer.js';
 
 /** What a request forces (from `Prefer` or its aliases); every field optional. */

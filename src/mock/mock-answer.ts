@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { answerMedia, answerResponse, answerStatus, sendsJson } from '../openapi/bindings.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
 import type { MediaSpec, OperationSpec, ResponseSpec } from '../vocabulary/operation.js';
-import { satisfies } from './document-schemas.js';
+import { satisfies } from '../schemas/document-schemas.js';
 import { seededFaker } from './seeded-faker.js';
 import { generatedItems } from './stream-items.js';
 import { fakeFromSchema } from './schema-faker.js';

@@ -1,5 +1,5 @@
 import { isObject } from '../openapi/json-pointer.js';
-import { followed, satisfies } from './document-schemas.js';
+import { followed, satisfies } from '../schemas/document-schemas.js';
 import { flatten, planObject, type ObjectPlan, type Part } from './schema-parts.js';
 
 /**

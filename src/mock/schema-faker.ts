@@ -1,6 +1,6 @@
 import type { Faker } from '@faker-js/faker';
 import { isObject, type JsonObject } from '../openapi/json-pointer.js';
-import { followed, satisfies } from './document-schemas.js';
+import { followed, satisfies } from '../schemas/document-schemas.js';
 import { byName, xFakerValue } from './realistic-values.js';
 import { branchesMatched, toldApart } from './one-of.js';
 import { fakeNumber, fakeString } from './scalar-values.js';

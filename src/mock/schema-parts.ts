@@ -1,5 +1,5 @@
 import { escapePointerToken, isObject, type JsonObject } from '../openapi/json-pointer.js';
-import { followed } from './document-schemas.js';
+import { followed } from '../schemas/document-schemas.js';
 import { matchesPattern } from './pattern-values.js';
 
 /**

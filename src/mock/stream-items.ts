@@ -1,5 +1,5 @@
 import { follow, isObject } from '../openapi/json-pointer.js';
-import { satisfies } from './document-schemas.js';
+import { satisfies } from '../schemas/document-schemas.js';
 
 /**
  * How many items a generated stream holds (decision 0020): enough to show it is a sequence, few

@@ -1,4 +1,4 @@
-import { compilerFor, satisfies } from '../mock/document-schemas.js';
+import { compilerFor, satisfies } from '../schemas/document-schemas.js';
 import { forcedAnswer } from '../mock/forced-answer.js';
 import { answerMedia, declaredResponse } from '../openapi/bindings.js';
 import { toViolations } from '../validation/schema-compiler.js';

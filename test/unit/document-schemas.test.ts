@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { followed } from '../../src/mock/document-schemas.js';
+import { followed } from '../../src/schemas/document-schemas.js';
 import { follow } from '../../src/openapi/json-pointer.js';
 
 const document = {
