@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { truncatedLength } from '../faults/received.js';
 import type { Fault } from '../vocabulary/exchange.js';
 
 /**
@@ -91,7 +92,8 @@ function truncate(res: ServerResponse, socket: Socket, { status, head, payload, 
   const length = payload?.length ?? 0;
   res.writeHead(status, [...head, 'content-length', String(Math.max(length, 1))]);
   res.flushHeaders();
-  if (payload !== undefined && sendBody && length >= 2) res.write(payload.subarray(0, Math.floor(length / 2)));
+  const sent = truncatedLength(length, sendBody);
+  if (payload !== undefined && sent > 0) res.write(payload.subarray(0, sent));
   closeAfter(socket);
 }
 
