@@ -80,7 +80,7 @@ export function journalHandlers(c: JournalHandlerCapabilities): Readonly<Record<
     return result.ok ? { ok: true, value: result.pattern } : { ok: false, response: invalid(result.violations) };
   };
 
-  /** The listing filters of `GET /requests` and its stream, as a pattern and a lower bound on time. */
+  /** The listing filters of `GET /requests`, its stream and its HAR export, as a pattern and a lower bound on time. */
   const filters = (query: Readonly<Record<string, unknown>>): Parsed<Filters> => {
     // The document has checked each filter's type.
     const text = (name: string): string | undefined => query[name] as string | undefined;
@@ -146,8 +146,11 @@ export function journalHandlers(c: JournalHandlerCapabilities): Readonly<Record<
       return Promise.resolve(response);
     },
 
-    exportHar: () => {
-      const har = toHar([...c.journal.entries()].reverse(), creator);
+    // The listing's filters, the same way: an export of one key's or one workspace's requests.
+    exportHar: (input) => {
+      const parsed = filters(input.query);
+      if (!parsed.ok) return Promise.resolve(parsed.response);
+      const har = toHar(c.journal.entries().filter(selected(parsed.value)).reverse(), creator);
       return Promise.resolve(ok(har, 200, { 'content-disposition': 'attachment; filename="understudy.har"' }));
     },
   };

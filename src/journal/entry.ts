@@ -1,7 +1,9 @@
 /** The journal's view of one request: redacted, bodies capped, built only when it is read. */
 
+import { receivedOf, type Received } from '../faults/received.js';
 import type { Violation } from '../vocabulary/errors.js';
-import type { Applied, LimitDecision } from '../vocabulary/exchange.js';
+import type { Applied, LimitDecision, SandboxResponse } from '../vocabulary/exchange.js';
+import { jsonText } from '../vocabulary/json-text.js';
 import { describeChange } from '../vocabulary/record.js';
 import type { JournalRecord } from './record.js';
 import { redactHeaders, redactJson, redactPairs, scrub, type Redaction } from './redaction.js';
@@ -52,6 +54,8 @@ export interface JournalEntry {
   readonly violations?: readonly Violation[];
   readonly limit?: LimitDecision;
   readonly applied?: Applied;
+  /** What reached the client when a wire fault withheld, cut or spread the answer (`status` and `response` say what was meant). */
+  readonly received?: Received;
   /** The store change the request made (`created pets/17`). */
   readonly change?: string;
 }
@@ -142,6 +146,22 @@ function violationsOf(code: string | undefined, body: unknown, r: Redaction): re
   return body.details.filter(isRecord).map((d) => ({ location: String(d.location), message: scrub(String(d.message), r) }));
 }
 
+/** What the client received of an answer a wire fault changed: the edge's payload, as it measures it. */
+function receivedOfAnswer(response: SandboxResponse, method: string): Received | undefined {
+  const fault = response.delivery?.fault;
+  if (fault === undefined) return undefined;
+  const { encoded, body } = response;
+  const length =
+    encoded !== undefined
+      ? typeof encoded === 'string'
+        ? Buffer.byteLength(encoded)
+        : encoded.byteLength
+      : body === undefined
+        ? 0
+        : Buffer.byteLength(jsonText(body));
+  return receivedOf(fault, length, method !== 'HEAD');
+}
+
 /** The view of a record: what QA reads and queries, with nothing secret in it. */
 export function buildEntry(record: JournalRecord, r: Redaction): JournalEntry {
   const { exchange, time, wallTime } = record;
@@ -151,6 +171,7 @@ export function buildEntry(record: JournalRecord, r: Redaction): JournalEntry {
   const limit = limitOf(code, response.headers);
   const requestView = requestBody(record, r);
   const responseView = responseBody(record, r);
+  const received = receivedOfAnswer(response, request.method);
   return {
     id: request.id,
     time,
@@ -169,6 +190,7 @@ export function buildEntry(record: JournalRecord, r: Redaction): JournalEntry {
     ...(violations ? { violations } : {}),
     ...(limit ? { limit } : {}),
     ...(exchange.applied ? { applied: exchange.applied } : {}),
+    ...(received ? { received } : {}),
     ...(exchange.change === undefined ? {} : { change: describeChange(exchange.change) }),
   };
 }

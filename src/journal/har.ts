@@ -80,6 +80,8 @@ function custom(entry: JournalEntry): Record<string, unknown> {
     sandboxTime: new Date(entry.time).toISOString(),
     ...(entry.operationId === undefined ? {} : { operationId: entry.operationId }),
     ...(entry.keyId === undefined ? {} : { keyId: entry.keyId }),
+    // The status the sandbox meant to answer, when a fault kept it from the client (`response.status` 0).
+    ...(entry.received?.kind === 'nothing' ? { status: entry.status } : {}),
     ...(entry.code === undefined ? {} : { code: entry.code }),
     ...(entry.violations ? { violations: entry.violations } : {}),
     ...(entry.limit ? { limit: entry.limit } : {}),
@@ -89,13 +91,67 @@ function custom(entry: JournalEntry): Record<string, unknown> {
   };
 }
 
-function harEntry(entry: JournalEntry): Record<string, unknown> {
-  const { request, response } = entry;
-  const requestPost = postData(request.body);
+/** The first `bytes` bytes of a body view: what a cut answer delivered of it. */
+function cutBody(body: BodyView, bytes: number): BodyView {
+  const whole = Buffer.from(body.text, body.encoding === 'base64' ? 'base64' : 'utf8');
+  const shown = whole.subarray(0, bytes);
+  return { ...body, size: bytes, text: body.encoding === 'base64' ? shown.toString('base64') : shown.toString('utf8') };
+}
+
+/**
+ * The response as the client received it (HAR 1.2 has no field for a failed exchange; HAR writers
+ * mark one with status 0 and the failure in `_error`): nothing for an answer a fault withheld, the
+ * head and the bytes that came for a cut one, else the answer itself.
+ */
+function harResponse(entry: JournalEntry): Record<string, unknown> {
+  const { response, received } = entry;
+  if (received?.kind === 'nothing') {
+    return {
+      status: 0,
+      statusText: '',
+      httpVersion: '',
+      cookies: [],
+      headers: [],
+      content: { size: 0, mimeType: 'x-unknown' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+      _error: received.error,
+    };
+  }
+  const cut = received?.kind === 'cut' ? received : undefined;
+  const body = cut && response.body ? cutBody(response.body, cut.bodyBytes) : response.body;
   return {
-    // When the request started: the wall clock when it was answered, less the time it took.
+    status: entry.status,
+    statusText: STATUS_CODES[entry.status] ?? '',
+    httpVersion: HTTP_VERSION,
+    cookies: cookiesOf(response.headers['set-cookie'], true),
+    headers: nameValues(response.headers),
+    content: content(body, response.headers['content-type']),
+    redirectURL: response.headers.location ?? '',
+    headersSize: -1,
+    bodySize: cut ? cut.bodyBytes : (response.body?.size ?? 0),
+    ...(cut ? { _error: cut.error } : {}),
+  };
+}
+
+/**
+ * HAR's timings: the sandbox answers in process, so its own time and an injected delay are both
+ * spent waiting for the first byte (`wait`); a dribbled body takes its spread to `receive`.
+ */
+function timings(entry: JournalEntry): { send: number; wait: number; receive: number } {
+  const wait = entry.durationMs + (entry.applied?.delayMs ?? 0);
+  return { send: 0, wait, receive: entry.received?.kind === 'spread' ? entry.received.receiveMs : 0 };
+}
+
+function harEntry(entry: JournalEntry): Record<string, unknown> {
+  const { request } = entry;
+  const requestPost = postData(request.body);
+  const timing = timings(entry);
+  return {
+    // When the request started: the wall clock when it was answered, less the time it took (the record is made before any delay).
     startedDateTime: new Date(Math.round(entry.wallTime - entry.durationMs)).toISOString(),
-    time: entry.durationMs,
+    time: timing.send + timing.wait + timing.receive,
     request: {
       method: entry.method,
       url: urlOf(entry),
@@ -108,20 +164,9 @@ function harEntry(entry: JournalEntry): Record<string, unknown> {
       headersSize: -1,
       bodySize: request.body?.size ?? 0,
     },
-    response: {
-      status: entry.status,
-      statusText: STATUS_CODES[entry.status] ?? '',
-      httpVersion: HTTP_VERSION,
-      cookies: cookiesOf(response.headers['set-cookie'], true),
-      headers: nameValues(response.headers),
-      content: content(response.body, response.headers['content-type']),
-      redirectURL: response.headers.location ?? '',
-      headersSize: -1,
-      bodySize: response.body?.size ?? 0,
-    },
+    response: harResponse(entry),
     cache: {},
-    // The sandbox answers in process: the whole time is spent waiting for it.
-    timings: { send: 0, wait: entry.durationMs, receive: 0 },
+    timings: timing,
     _understudy: custom(entry),
   };
 }
