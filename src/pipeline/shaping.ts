@@ -142,7 +142,8 @@ const invalid = (message: string): ErrorBody =>
 
 /**
  * `Preference-Applied` (RFC 7240 §3) for what was applied: the forced answer's preferences, and the
- * request's own delay or fault when they decided (a rule or the document may have overridden neither).
+ * request's own delay or fault when they decided (a rule or the document may have overridden neither),
+ * the delay as applied: `Prefer: delay=5000` under a `maxDelayMs` of 200 is applied as `delay=200`.
  */
 export function appliedHeader(shaping: Shaping, forced: Force | undefined): string | undefined {
   const { preferences, faults } = shaping;
@@ -152,7 +153,8 @@ export function appliedHeader(shaping: Shaping, forced: Force | undefined): stri
     ...rest,
     ...(code !== undefined && preferences.code === code ? { code } : {}),
     ...(example !== undefined && preferences.example === example ? { example } : {}),
-    ...(faults.decidedBy.latency === 'request' && preferences.delay !== undefined ? { delay: preferences.delay } : {}),
+    // The delay as applied (RFC 7240 §3), which `faults.maxDelayMs` may have cut short of the one preferred.
+    ...(faults.decidedBy.latency === 'request' && preferences.delay !== undefined ? { delay: String(faults.applied.delayMs ?? 0) } : {}),
     ...(faults.decidedBy.faults === 'request' && preferences.fault !== undefined ? { fault: preferences.fault } : {}),
   };
   return preferenceApplied(applied);

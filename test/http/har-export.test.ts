@@ -132,3 +132,14 @@ describe('the HAR export takes the journal listing’s filters', () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe('Preference-Applied names the delay applied (RFC 7240 §3)', () => {
+  it('Prefer: delay=5000 under maxDelayMs 15 answers Preference-Applied: delay=15', async () => {
+    const port = await serve({ spec: FAULTS, faults: { maxDelayMs: 15 } as Partial<SandboxConfig['faults']> });
+    const seen = await observeGet(port, '/api/plain', { ...auth(), prefer: 'delay=5000' });
+    expect(seen.status).toBe(200);
+    expect(seen.headers['preference-applied']).toBe('delay=15');
+    const entry = await only(port, '/api/plain');
+    expect(entry.timings.wait).toBeGreaterThanOrEqual(15);
+  });
+});
