@@ -5,7 +5,7 @@ import { buildEntry, type JournalEntry } from '../../src/journal/entry.js';
 import { toHar } from '../../src/journal/har.js';
 import { toJournalEntry } from '../../src/journal/journal.js';
 import { BASE_REDACTION } from '../../src/journal/redaction.js';
-import type { Exchange } from '../../src/vocabulary/exchange.js';
+import type { Exchange, Fault } from '../../src/vocabulary/exchange.js';
 
 /**
  * HAR 1.2 (the W3C Web Performance WG's "HTTP Archive (HAR) format", version 1.2), written down as a
@@ -247,5 +247,46 @@ describe('HAR 1.2 export', () => {
     expect(token!._understudy).toMatchObject({ code: 'validation_failed', violations: [{ location: 'body.x', message: 'bad' }] });
     expect(empty!.response).toMatchObject({ status: 204, content: { size: 0, mimeType: 'x-unknown' }, bodySize: 0 });
     expect(JSON.stringify(har)).not.toMatch(/demo-pro|s3cr3t|abc/);
+  });
+});
+
+describe('HAR 1.2 export of faulted answers: what the client received', () => {
+  const faulted = (fault: Fault, more: Partial<Exchange> & { method?: string } = {}): JournalEntry =>
+    entryOf(
+      exchange({
+        response: { status: 200, headers: {}, encoded: Buffer.from([0xff, 1, 2, 3, 4, 5]), delivery: { delayMs: 40, fault } },
+        applied: { delayMs: 40, fault: fault.kind },
+        ...more,
+      }),
+    );
+  const entries = [
+    faulted({ kind: 'connection_reset' }),
+    faulted({ kind: 'truncated_body' }),
+    faulted({ kind: 'truncated_body' }, { method: 'HEAD' }),
+    faulted({ kind: 'dribble', chunks: 3, durationMs: 90 }),
+  ];
+  const har = toHar(entries, CREATOR) as { log: { entries: Record<string, Record<string, unknown>>[] } };
+  const [reset, cut, head, dribbled] = har.log.entries;
+
+  it('stays valid HAR 1.2', () => expect(validHar(har), ajv.errorsText(validHar.errors)).toBe(true));
+
+  it('a withheld answer: status 0, no headers or body, the failure in _error, the status meant in _understudy', () => {
+    expect(reset!.response).toMatchObject({ status: 0, headers: [], bodySize: -1, _error: expect.stringMatching(/reset/) });
+    expect(reset!._understudy).toMatchObject({ status: 200 });
+    expect(reset!.timings).toEqual({ send: 0, wait: 42.5, receive: 0 });
+  });
+
+  it('a cut answer: the bytes the edge sent of it (none for HEAD), binary ones in base64', () => {
+    expect(cut!.response).toMatchObject({
+      status: 200,
+      bodySize: 3,
+      content: { size: 3, text: Buffer.from([0xff, 1, 2]).toString('base64') },
+    });
+    expect(head!.response).toMatchObject({ bodySize: 0, content: { size: 0, text: '' } });
+  });
+
+  it('a dribble: the whole answer, its spread in timings.receive and in the entry time', () => {
+    expect(dribbled!.timings).toEqual({ send: 0, wait: 42.5, receive: 90 });
+    expect(dribbled!.time).toBe(132.5);
   });
 });
