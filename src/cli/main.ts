@@ -12,6 +12,8 @@ import { explain, stateSummary } from './explain.js';
 import { stateModel } from '../resources/model.js';
 import { DEFAULT_CONFIG } from '../config/defaults.js';
 import type { FileWatch } from './watch-files.js';
+import { reloadLog } from './reload-log.js';
+import { missingReferences } from '../openapi/load-document.js';
 
 const HELP = `understudy: a spec-driven sandbox server
 
@@ -142,7 +144,9 @@ async function main(): Promise<number> {
   }
   const { log, logger, flush } = requestLogger(config.log.level);
   sandbox.onExchange(log);
-  sandbox.onNotice((notice) => logger[notice.level](notice.message));
+  // Reload outcomes go through the reload log: a failure repeated is one line and a count.
+  const reloads = reloadLog((level, message) => logger[level](message));
+  sandbox.onNotice((notice) => reloads.notice(notice));
   const server = createSandboxServer(sandbox);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -173,7 +177,7 @@ async function main(): Promise<number> {
   // generation still serving); here only what set it off, and a reload that threw.
   const running = sandbox;
   const reload = async (cause: string): Promise<void> => {
-    logger.info(`reloading: ${cause}`);
+    reloads.started(cause);
     try {
       await running.reload();
     } catch (error) {
@@ -186,13 +190,17 @@ async function main(): Promise<number> {
   let watcher: FileWatch | undefined;
   if (!values['no-watch'] && (values.watch === true || process.stdout.isTTY)) {
     const configFile = flags.config ?? process.env.SANDBOX_CONFIG;
-    const watched = (): string[] => [...new Set([...running.status().files, ...(configFile ? [resolve(configFile)] : [])])];
+    // Only the files the sandbox reads, and after a failed reload the `$ref`'d files it found missing:
+    // writing one sets off the next reload; nothing else in their folders does (a log written there).
+    const watched = (): string[] => {
+      const { files, lastReload } = running.status();
+      const missing = lastReload?.ok === false ? missingReferences(lastReload.errors) : [];
+      return [...new Set([...files, ...(configFile ? [resolve(configFile)] : []), ...missing])];
+    };
     // Loaded only to watch: chokidar is not needed otherwise.
     const { watchFiles } = await import('./watch-files.js');
     watcher = watchFiles(watched, (changed) => reload(`${changed.join(', ')} changed`), {
       onError: (error) => logger.warn(`watching the files: ${error.message}`),
-      // After a failed reload, a new file beside the served ones may be the `$ref` it could not read.
-      anyFile: () => running.status().lastReload?.ok === false,
     });
     await watcher.ready();
     const count = watched().length;
@@ -209,6 +217,7 @@ async function main(): Promise<number> {
         .catch((error: unknown) => logger.error({ err: error }, `stopping: ${(error as Error).message}`))
         .then(() => {
           // The request log's last lines before the last word.
+          reloads.flush();
           flush();
           process.stdout.write('understudy: stopped\n');
           done(0);

@@ -6,11 +6,6 @@ export interface WatchOptions {
   readonly quietMs?: number;
   /** A watcher's error (a directory that cannot be read): the watch goes on with the others. */
   readonly onError?: (error: Error) => void;
-  /**
-   * While this says so, any file added or changed in a watched directory counts, listed or not: after
-   * a reload failed on a `$ref` to a file not written yet, creating that file must set off the next.
-   */
-  readonly anyFile?: () => boolean;
 }
 
 export interface FileWatch {
@@ -30,7 +25,7 @@ interface DirectoryWatch {
  * Calls `onSettled` once the listed files have stopped changing for `quietMs`. The directories
  * holding them are watched, not the files: an editor that saves by writing a temp file and renaming
  * it over the original replaces the file a per-file watch would follow. Only an add, change or
- * unlink of a listed file counts. A change while `onSettled` runs makes exactly one more call after
+ * unlink of a listed file counts; a listed file need not exist yet (a `$ref` to a file not written). A change while `onSettled` runs makes exactly one more call after
  * it. After each call `files()` is read again: directories newly needed are watched, others dropped.
  * `onSettled` is given the listed files that changed; it should not throw (a rejection is ignored).
  */
@@ -40,7 +35,6 @@ export function watchFiles(
   options: WatchOptions = {},
 ): FileWatch {
   const quietMs = options.quietMs ?? 150;
-  const anyFile = options.anyFile ?? ((): boolean => false);
   let wanted = new Set<string>();
   const directories = new Map<string, DirectoryWatch>();
   const changed = new Set<string>();
@@ -58,10 +52,12 @@ export function watchFiles(
       ignoreInitial: true,
       depth: 0,
       awaitWriteFinish: false,
-      // Only the directory and the listed files get a watch of their own, not their neighbours.
+      // Only the directory and the listed files get a watch of their own, not their neighbours: a
+      // log written beside the document must never set off a reload (each failure's line would set
+      // off the next).
       ignored: (path) => {
         const absolute = resolve(path);
-        return absolute !== directory && !wanted.has(absolute) && !anyFile();
+        return absolute !== directory && !wanted.has(absolute);
       },
     });
     const ready = new Promise<void>((done) => watcher.once('ready', done));
@@ -85,7 +81,7 @@ export function watchFiles(
   };
 
   const changedFile = (path: string): void => {
-    if (closed || (!wanted.has(path) && !anyFile())) return;
+    if (closed || !wanted.has(path)) return;
     changed.add(path);
     lastChange = Date.now();
     // While a call runs, the next one waits for it (it is scheduled when the call returns).

@@ -8,6 +8,7 @@ import { parseFaultList } from '../faults/fault-spec.js';
 import { parseLatency } from '../faults/latency.js';
 import type { SandboxConfig } from './config.js';
 import { CONFIG_AJV_OPTIONS, CONFIG_SCHEMA } from './config-schema.js';
+import { configPlaces, lineColumn } from './config-places.js';
 import { DEFAULT_CONFIG } from './defaults.js';
 
 /** Command-line values, already named as config fields. */
@@ -53,21 +54,64 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-async function readConfigFile(path: string): Promise<Tree> {
+/** A config file read: its fields, and its text (to say where a refused field is written). */
+interface ConfigFile {
+  readonly path: string;
+  readonly tree: Tree;
+  readonly text: string;
+}
+
+async function readConfigFile(path: string): Promise<ConfigFile> {
   let raw: unknown;
+  let text: string;
   try {
-    raw = parseYaml(await readFile(path, 'utf8'));
+    text = await readFile(path, 'utf8');
+    raw = parseYaml(text);
   } catch (error) {
     throw new Error(`cannot read the config file ${path}: ${(error as Error).message}`, { cause: error });
   }
-  if (raw === null || raw === undefined) return {};
+  if (raw === null || raw === undefined) return { path, tree: {}, text };
   if (!isTree(raw)) throw new Error(`the config file ${path} must be a YAML mapping`);
   const base = dirname(path);
   // Paths in a config file are relative to the file, not to the working directory.
   for (const field of ['spec', 'fixtures', 'data', 'cacheDir'] as const) {
     if (typeof raw[field] === 'string') raw[field] = resolve(base, raw[field]);
   }
-  return raw;
+  return { path, tree: raw, text };
+}
+
+/** One thing wrong with a config: the field (a dotted path), what is wrong, and whether the field is one not known. */
+export interface ConfigProblem {
+  readonly field: string;
+  readonly text: string;
+  readonly unknown?: boolean;
+}
+
+/** A config refused: every problem found, each naming its field. */
+export class InvalidConfig extends Error {
+  constructor(readonly problems: readonly ConfigProblem[]) {
+    super(`invalid configuration: ${problems.map((p) => p.text).join('; ')}`);
+  }
+}
+
+/**
+ * The problems with `file:line:column` before each whose field is written in the config file (or
+ * whose nearest enclosing field is), unless the environment or a flag set it.
+ */
+function placed(error: InvalidConfig, file: ConfigFile, over: readonly Tree[]): InvalidConfig {
+  const places = configPlaces(file.text);
+  return new InvalidConfig(
+    error.problems.map((problem) => {
+      if (over.some((tree) => tree[problem.field.split('.')[0] ?? ''] !== undefined)) return problem;
+      for (let field = problem.field; field !== ''; field = field.slice(0, Math.max(0, field.lastIndexOf('.')))) {
+        const place = places.get(field);
+        if (place === undefined) continue;
+        const at = problem.unknown && field === problem.field ? (place.key ?? place.value) : place.value;
+        return { ...problem, text: `${file.path}:${lineColumn(file.text, at)}: ${problem.text}` };
+      }
+      return problem;
+    }),
+  );
 }
 
 /**
@@ -77,7 +121,8 @@ async function readConfigFile(path: string): Promise<Tree> {
  */
 export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, string | undefined>>): Promise<SandboxConfig> {
   const file = flags.config ?? env.SANDBOX_CONFIG;
-  const fromFile = file ? await readConfigFile(resolve(file)) : {};
+  const read = file ? await readConfigFile(resolve(file)) : undefined;
+  const fromFile = read?.tree ?? {};
   const fromEnv: Tree = {
     spec: env.SANDBOX_SPEC === undefined ? undefined : resolve(env.SANDBOX_SPEC),
     data: env.SANDBOX_DATA && resolve(env.SANDBOX_DATA),
@@ -102,7 +147,12 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
   const specChanged = [fromFile.spec, fromEnv.spec, fromFlags.spec].some((s) => s !== undefined);
   const defaults: Tree = { ...DEFAULT_CONFIG, cacheDir: cacheDirFrom(process.cwd()), ...(specChanged && { fixtures: null }) };
   const merged = merge(merge(merge(defaults, fromFile), fromEnv), fromFlags);
-  return deepFreeze(checkConfig(merged, await configValidator()));
+  try {
+    return deepFreeze(checkConfig(merged, await configValidator()));
+  } catch (error) {
+    if (read === undefined || !(error instanceof InvalidConfig)) throw error;
+    throw placed(error, read, [fromEnv, fromFlags]);
+  }
 }
 
 /**
@@ -143,28 +193,28 @@ function configValidator(): Promise<ValidateFunction> {
 /** Validates a merged configuration tree and checks that its parts agree. */
 export function checkConfig(tree: Tree, validate: ValidateFunction = compiledValidator()): SandboxConfig {
   if (!validate(tree)) {
-    const problems = (validate.errors ?? []).map((e) => {
-      const field = e.instancePath.slice(1).replace(/\//g, '.') || '(top level)';
-      const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : '';
-      return `${field} ${e.message ?? 'is invalid'}${extra}`;
+    const problems = (validate.errors ?? []).map((e): ConfigProblem => {
+      const path = e.instancePath.slice(1).replace(/\//g, '.');
+      const field = path || '(top level)';
+      if (e.keyword !== 'additionalProperties') return { field: path, text: `${field} ${e.message ?? 'is invalid'}` };
+      const name = String(e.params.additionalProperty);
+      return { field: path ? `${path}.${name}` : name, text: `${field} ${e.message ?? 'is invalid'} (${name})`, unknown: true };
     });
-    throw new Error(`invalid configuration: ${problems.join('; ')}`);
+    throw new InvalidConfig(problems);
   }
   const config = tree as unknown as SandboxConfig;
   for (const [index, { plan }] of config.keys.entries()) {
     if (!Object.hasOwn(config.plans, plan))
-      throw new Error(
-        `invalid configuration: keys.${index}.plan "${plan}" is not one of the plans (${Object.keys(config.plans).join(', ')})`,
-      );
+      throw invalid(`keys.${index}.plan`, `"${plan}" is not one of the plans (${Object.keys(config.plans).join(', ')})`);
   }
   if (!Object.hasOwn(config.plans, config.anonymousPlan))
-    throw new Error(`invalid configuration: anonymousPlan "${config.anonymousPlan}" is not one of the plans`);
+    throw invalid('anonymousPlan', `"${config.anonymousPlan}" is not one of the plans`);
   const { visitorPlan } = config.pages;
   if (visitorPlan !== null && !Object.hasOwn(config.plans, visitorPlan))
-    throw new Error(`invalid configuration: pages.visitorPlan "${visitorPlan}" is not one of the plans`);
+    throw invalid('pages.visitorPlan', `"${visitorPlan}" is not one of the plans`);
   const seen = new Set<string>();
   for (const [index, { key }] of config.keys.entries()) {
-    if (seen.has(key)) throw new Error(`invalid configuration: keys.${index}.key is listed twice`);
+    if (seen.has(key)) throw invalid(`keys.${index}.key`, 'is listed twice');
     seen.add(key);
   }
   // A basic user-id names one key: two keys with the same username would make the password decide
@@ -172,18 +222,21 @@ export function checkConfig(tree: Tree, validate: ValidateFunction = compiledVal
   const users = new Set<string>();
   for (const [index, { username }] of config.keys.entries()) {
     if (username === undefined) continue;
-    if (users.has(username)) throw new Error(`invalid configuration: keys.${index}.username is listed twice`);
+    if (users.has(username)) throw invalid(`keys.${index}.username`, 'is listed twice');
     users.add(username);
   }
   return withFaults(config);
 }
 
+/** One problem with a field, said after its name. */
+const invalid = (field: string, what: string): InvalidConfig => new InvalidConfig([{ field, text: `${field} ${what}` }]);
+
 /** The faults section read by src/faults (shapes, ranges, defaults filled in: a dribble's chunks). */
 function withFaults(config: SandboxConfig): SandboxConfig {
   const { latency, faults } = config.faults;
   const model = latency === null ? undefined : parseLatency(latency, 'faults.latency');
-  if (model && !model.ok) throw new Error(`invalid configuration: ${model.error}`);
+  if (model && !model.ok) throw new InvalidConfig([{ field: 'faults.latency', text: model.error }]);
   const list = parseFaultList(faults, 'faults.faults');
-  if (!list.ok) throw new Error(`invalid configuration: ${list.error}`);
+  if (!list.ok) throw new InvalidConfig([{ field: 'faults.faults', text: list.error }]);
   return { ...config, faults: { ...config.faults, latency: model ? model.value : null, faults: list.value } };
 }

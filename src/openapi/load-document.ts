@@ -111,6 +111,31 @@ async function bundle(path: string, parsed: unknown): Promise<{ readonly bundled
     const bundled = await parser.bundle(path, parsed as never, {});
     return { bundled, files: parser.$refs.paths('file').map((file: string) => resolve(file)) };
   } catch (error) {
-    throw new Error(`cannot resolve the references of ${path}: ${(error as Error).message}`, { cause: error });
+    const missing = missingFile(error);
+    const why = missing === undefined ? (error as Error).message : `${MISSING_OPEN}${missing}${MISSING_CLOSE}`;
+    throw new Error(`cannot resolve the references of ${path}: ${why}`, { cause: error });
   }
+}
+
+/** How a failure names a `$ref`'d file that does not exist: `missingReferences` reads it back. */
+const MISSING_OPEN = 'no file "';
+const MISSING_CLOSE = '" (named by a $ref)';
+
+/** The file a reference parser's failure could not find (`ENOENT`), if that is why it failed. */
+function missingFile(error: unknown): string | undefined {
+  const { source, ioErrorCode } = (error ?? {}) as { source?: unknown; ioErrorCode?: unknown };
+  return ioErrorCode === 'ENOENT' && typeof source === 'string' ? resolve(source) : undefined;
+}
+
+/**
+ * The `$ref`'d files a load's failure messages say do not exist: a watcher watches them too, so
+ * that writing the file a reload lacked sets off the next one.
+ */
+export function missingReferences(messages: readonly string[]): readonly string[] {
+  const files = messages.flatMap((message) => {
+    const start = message.indexOf(MISSING_OPEN);
+    const end = message.indexOf(MISSING_CLOSE, start);
+    return start < 0 || end < 0 ? [] : [message.slice(start + MISSING_OPEN.length, end)];
+  });
+  return [...new Set(files)];
 }
