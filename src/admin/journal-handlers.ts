@@ -5,7 +5,7 @@ import type { Journal, JournalEntry } from '../journal/journal.js';
 import { toHar } from '../journal/har.js';
 import { compilePattern, type CompiledPattern, type RequestPattern } from '../journal/patterns.js';
 import { journalStream, STREAM_PREAMBLE, type EventStream } from '../journal/sse.js';
-import { countHolds, countMatching, describeCount, nearestMisses, waitUntil, type CountExpectation } from '../journal/verify.js';
+import { countHolds, countLost, countMatching, describeCount, nearestMisses, waitUntil, type CountExpectation } from '../journal/verify.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody, type Violation } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
@@ -161,7 +161,8 @@ interface VerifyBody {
 
 /**
  * `POST /requests/verify`: 200 with the count when it holds, at once or within `withinMs` as
- * requests arrive; else 422 `verification_failed` with the count and the three nearest misses.
+ * requests arrive; else 422 `verification_failed` with the count and the three nearest misses, as
+ * soon as the count is over `exactly` or `atMost` (it can never come down) or the window is over.
  */
 async function verify(
   journal: JournalCapability,
@@ -178,6 +179,8 @@ async function verify(
     () => countHolds(count(), expected),
     (onAddition) => journal.subscribe(onAddition),
     withinMs,
+    // Counts only grow: one already over `exactly` or `atMost` is answered at once, not after the window.
+    () => countLost(count(), expected),
   );
   const entries = journal.entries();
   const found = countMatching(entries, pattern.value);

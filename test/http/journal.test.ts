@@ -1,7 +1,7 @@
 import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
 import type { EventStream } from '../../src/journal/sse.js';
 import type { SandboxRequest } from '../../src/vocabulary/exchange.js';
@@ -188,6 +188,24 @@ describe.each(EDGES)('the request journal through the $name', ({ make }) => {
       .send({ pattern: { operationId: 'getPet' }, count: { atLeast: 1 }, withinMs: 100 });
     expect(timedOut.status).toBe(422);
     expect(timedOut.body).toMatchObject({ code: 'verification_failed', count: 0 });
+  });
+
+  describe('with the window never closing (its timer faked, never advanced)', () => {
+    const verify = (body: object) => request(app).post('/__sandbox/requests/verify').set(admin).send(body);
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('answers 422 at once when the count is already over exactly: counts only grow', async () => {
+      await request(app).post('/v1/pets').set(auth()).send({ name: 'One', categoryId: 1 });
+      await request(app).post('/v1/pets').set(auth()).send({ name: 'Two', categoryId: 1 });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const res = await verify({ pattern: { operationId: 'createPet' }, count: { exactly: 1 }, withinMs: 10_000 });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ code: 'verification_failed', count: 2, expected: { exactly: 1 } });
+      const over = await verify({ pattern: { operationId: 'createPet' }, count: { atMost: 1 }, withinMs: 10_000 });
+      expect(over.status).toBe(422);
+    });
   });
 
   // prettier-ignore
