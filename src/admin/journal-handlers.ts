@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { KeyRegistry } from '../auth/key-registry.js';
 import { PACKAGE_ROOT } from '../config/defaults.js';
+import type { Generation } from '../generation/generation.js';
 import type { Journal, JournalEntry } from '../journal/journal.js';
 import { toHar } from '../journal/har.js';
 import { compilePattern, type CompiledPattern, type RequestPattern } from '../journal/patterns.js';
 import { journalStream, STREAM_PREAMBLE, type EventStream } from '../journal/sse.js';
-import { countHolds, countMatching, describeCount, nearestMisses, waitUntil, type CountExpectation } from '../journal/verify.js';
+import { countHolds, countLost, countMatching, describeCount, nearestMisses, waitUntil, type CountExpectation } from '../journal/verify.js';
 import type { ValidInput } from '../validation/request-validator.js';
 import { errorBody, type Violation } from '../vocabulary/errors.js';
 import type { SandboxResponse } from '../vocabulary/exchange.js';
@@ -14,10 +15,14 @@ import { namedKey } from './named-key.js';
 /** What the journal handlers read and change of the journal. */
 export type JournalCapability = Pick<Journal, 'entries' | 'view' | 'subscribe' | 'clear'>;
 
-/** What the journal handlers use: the journal, and the keys to read a key given by value as its id. */
+/**
+ * What the journal handlers use: the journal, the keys to read a key given by value as its id, and
+ * the served API's current generation, whose operations a pattern's path template names.
+ */
 export interface JournalHandlerCapabilities {
   readonly journal: JournalCapability;
   readonly keys: Pick<KeyRegistry, 'find' | 'byId'>;
+  readonly api: () => Generation;
 }
 
 type Handler = (input: ValidInput) => Promise<SandboxResponse>;
@@ -76,7 +81,8 @@ export function journalHandlers(c: JournalHandlerCapabilities): Readonly<Record<
     pattern.key === undefined ? pattern : { ...pattern, key: keyId(pattern.key) };
 
   const compiled = (pattern: RequestPattern, at: string): Parsed<CompiledPattern> => {
-    const result = compilePattern(withKeyId(pattern), at);
+    const { model, basePath } = c.api();
+    const result = compilePattern(withKeyId(pattern), at, { operations: model.operations, basePath });
     return result.ok ? { ok: true, value: result.pattern } : { ok: false, response: invalid(result.violations) };
   };
 
@@ -164,7 +170,8 @@ interface VerifyBody {
 
 /**
  * `POST /requests/verify`: 200 with the count when it holds, at once or within `withinMs` as
- * requests arrive; else 422 `verification_failed` with the count and the three nearest misses.
+ * requests arrive; else 422 `verification_failed` with the count and the three nearest misses, as
+ * soon as the count is over `exactly` or `atMost` (it can never come down) or the window is over.
  */
 async function verify(
   journal: JournalCapability,
@@ -181,6 +188,8 @@ async function verify(
     () => countHolds(count(), expected),
     (onAddition) => journal.subscribe(onAddition),
     withinMs,
+    // Counts only grow: one already over `exactly` or `atMost` is answered at once, not after the window.
+    () => countLost(count(), expected),
   );
   const entries = journal.entries();
   const found = countMatching(entries, pattern.value);

@@ -5,6 +5,7 @@
 
 import type { Violation } from '../vocabulary/errors.js';
 import type { JournalEntry } from './entry.js';
+import { readPath, type PathModel } from './path-match.js';
 
 export type StringMatcher = { readonly equalTo: string } | { readonly contains: string } | { readonly matches: string };
 
@@ -13,7 +14,11 @@ export type BodyMatcher = { readonly equalToJson: unknown } | { readonly pointer
 
 export interface RequestPattern {
   readonly method?: string;
-  /** The path exactly as received (percent-encoded, without the query). */
+  /**
+   * The path exactly as received (percent-encoded, without the query), or a documented path
+   * template (`/v1/pets/{petId}`): requests that reached one of its operations. Read as rules read
+   * `match.path` (`readPath`).
+   */
   readonly path?: string;
   /** A regular expression the whole path must match. */
   readonly pathPattern?: string;
@@ -61,10 +66,11 @@ function wholeValue(source: string): RegExp | undefined {
 }
 
 /**
- * The pattern's checks, each reporting its own difference; its regular expressions and pointers
- * are checked here, once, and reported as violations at `at` (`body.pattern.pathPattern`).
+ * The pattern's checks, each reporting its own difference; its regular expressions, pointers and
+ * path template (against `paths`, the served operations) are checked here, once, and reported as
+ * violations at `at` (`body.pattern.pathPattern`).
  */
-export function compilePattern(pattern: RequestPattern, at = 'body'): Compiled {
+export function compilePattern(pattern: RequestPattern, at = 'body', paths?: PathModel): Compiled {
   const violations: Violation[] = [];
   const checks: Check[] = [];
   const regex = (source: string, where: string): RegExp => {
@@ -85,7 +91,11 @@ export function compilePattern(pattern: RequestPattern, at = 'body'): Compiled {
     };
   };
   if (pattern.method !== undefined) checks.push(same('method', pattern.method.toUpperCase(), (e) => e.method));
-  if (pattern.path !== undefined) checks.push(same('path', pattern.path, (e) => e.path));
+  if (pattern.path !== undefined) {
+    const check = pathCheck(pattern.path, paths);
+    if (typeof check === 'string') violations.push({ location: `${at}.path`, message: check });
+    else checks.push(check);
+  }
   if (pattern.pathPattern !== undefined) {
     const re = regex(pattern.pathPattern, 'pathPattern');
     checks.push((e) => (re.test(e.path) ? undefined : { field: 'pathPattern', expected: pattern.pathPattern, actual: e.path }));
@@ -137,6 +147,18 @@ export function compilePattern(pattern: RequestPattern, at = 'body'): Compiled {
 }
 
 const NOT_A_REGEX = 'is not a valid regular expression';
+
+/** The check of a pattern's `path`, or why it can never match. */
+function pathCheck(path: string, paths: PathModel | undefined): Check | string {
+  const read = readPath(path, paths ?? { operations: [], basePath: '' });
+  if (!read.ok) return read.message;
+  if (read.match.kind === 'exact') {
+    return (e) => (e.path === path ? undefined : { field: 'path', expected: path, actual: e.path });
+  }
+  // An entry names the operation it reached: one of the template's operations is a request to it.
+  const ids = new Set(read.match.operations.map((op) => op.id));
+  return (e) => (e.operationId !== undefined && ids.has(e.operationId) ? undefined : { field: 'path', expected: path, actual: e.path });
+}
 
 const isMatcherList = (body: BodyMatcher | readonly BodyMatcher[]): body is readonly BodyMatcher[] => Array.isArray(body);
 

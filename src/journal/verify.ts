@@ -10,6 +10,15 @@ export interface CountExpectation {
   readonly atMost?: number;
 }
 
+/**
+ * Whether the count can never hold however many more requests arrive: counts only grow, so a count
+ * already over `exactly` or `atMost` is final (a verification need not wait out its window).
+ */
+export function countLost(count: number, expected: CountExpectation): boolean {
+  if (expected.exactly !== undefined && count > expected.exactly) return true;
+  return expected.atMost !== undefined && count > expected.atMost;
+}
+
 export function countHolds(count: number, expected: CountExpectation): boolean {
   if (expected.exactly !== undefined && count !== expected.exactly) return false;
   if (expected.atLeast !== undefined && count < expected.atLeast) return false;
@@ -53,12 +62,18 @@ export const MAX_WAIT_MS = 30_000;
 
 /**
  * Resolves true as soon as `holds()` is true, re-checking after each addition `subscribe` reports,
- * or false when `withinMs` (wall clock, at most `MAX_WAIT_MS`) has passed without it. A burst of
- * additions costs one re-check: they are gathered until the event loop turns.
+ * or false when `withinMs` (wall clock, at most `MAX_WAIT_MS`) has passed without it, or as soon as
+ * `lost()` says it never can. A burst of additions costs one re-check: they are gathered until the
+ * event loop turns.
  */
-export function waitUntil(holds: () => boolean, subscribe: (onAddition: () => void) => () => void, withinMs: number): Promise<boolean> {
+export function waitUntil(
+  holds: () => boolean,
+  subscribe: (onAddition: () => void) => () => void,
+  withinMs: number,
+  lost: () => boolean = () => false,
+): Promise<boolean> {
   if (holds()) return Promise.resolve(true);
-  if (withinMs <= 0) return Promise.resolve(false);
+  if (withinMs <= 0 || lost()) return Promise.resolve(false);
   return new Promise((resolve) => {
     let pending: NodeJS.Immediate | undefined;
     const finish = (result: boolean): void => {
@@ -72,6 +87,7 @@ export function waitUntil(holds: () => boolean, subscribe: (onAddition: () => vo
       pending ??= setImmediate(() => {
         pending = undefined;
         if (holds()) finish(true);
+        else if (lost()) finish(false);
       });
     });
   });

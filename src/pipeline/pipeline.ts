@@ -161,7 +161,10 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
     rules !== undefined && rules.size > 0
       ? { store: rules, request: ruleRequest(req, op, caller, validated.input.body, surface.now(caller)) }
       : undefined;
-  const shaping = shapeRequest(req.headers, req.query, route.operation, surface.faults, caller.keyId ?? caller.client.id, candidates);
+  const shape = () => shapeRequest(req.headers, req.query, route.operation, surface.faults, caller.keyId ?? caller.client.id, candidates);
+  let shaping = shape();
+  // A rule's use is taken from the count replicas share; one they used up meanwhile is gone: shape again.
+  while (candidates && 'faults' in shaping && shaping.rule && !(await candidates.store.claim(shaping.rule))) shaping = shape();
   if (!('faults' in shaping)) return settle(fail(shaping), { requestBody });
   const context = { caller, generation, rawQuery: queryValues };
   if (shaping.force === undefined && shaping.faults === NO_DECISION) {

@@ -4,6 +4,8 @@ import { Unavailable } from '../vocabulary/errors.js';
 import { JournalMirror } from './journal-mirror.js';
 import { sharedParts, type PartOwners } from './parts.js';
 import type { RedisLinks } from './redis-connection.js';
+import { redisRuleUses } from './rule-uses.js';
+import type { RuleStore } from '../rules/rule-store.js';
 import { safeUrl } from './safe-url.js';
 import { SharedState, type SharedEvent } from './shared-state.js';
 
@@ -36,7 +38,7 @@ export interface Replication {
 export async function startReplication(
   links: RedisLinks,
   settings: { readonly url: string; readonly prefix: string; readonly journalSize: number },
-  owners: PartOwners & { readonly journal: Journal },
+  owners: PartOwners & { readonly journal: Journal; readonly rules: Pick<RuleStore, 'shareUses'> },
   actions: ReplicaActions,
 ): Promise<Replication> {
   const { journal } = owners;
@@ -67,6 +69,8 @@ export async function startReplication(
   journal.onClear((only) => {
     if (!applyingRemote) pending.push({ kind: 'journal-clear', keyId: only.keyId, workspace: only.workspace });
   });
+  // A rule's `times` counts across the replicas: each use is taken on Redis (rule-uses.ts).
+  owners.rules.shareUses(redisRuleUses(links.command, settings.prefix));
   await shared.start();
   await mirror.start();
   // After an outage the others may have changed what this replica holds: it takes the shared state over again.

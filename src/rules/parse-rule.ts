@@ -1,5 +1,6 @@
 import { parseFaultList, parseFaultSpec, type FaultSpec } from '../faults/fault-spec.js';
 import { parseLatency, type LatencyModel } from '../faults/latency.js';
+import { readPath } from '../journal/path-match.js';
 import { bodyMatchers, isJsonPointer, stringTest, type StringMatcher } from '../journal/patterns.js';
 import type { Violation } from '../vocabulary/errors.js';
 import type { OperationSpec } from '../vocabulary/operation.js';
@@ -18,9 +19,9 @@ export type ParsedRule =
  * not declare, a body its response schema refuses, a malformed latency or fault, `from` not before
  * `until`, a rule that does nothing.
  *
- * `match.path` is either the request path as sent (`/v1/pets/1`: requests to exactly that path), or
- * a documented path template, with or without the base path (`/v1/pets/{petId}`, `/pets/{id}`:
- * requests to any value of its parameters; parameter names need not be the document's).
+ * `match.path` is read as journal patterns read `path` (`readPath`): the request path as sent
+ * (`/v1/pets/1`: requests to exactly that path), or a documented path template, with or without the
+ * base path (`/v1/pets/{petId}`, `/pets/{id}`: requests to any value of its parameters).
  */
 export function parseRule(input: RuleInput, model: RuleModel, at = 'body'): ParsedRule {
   const found = problems(at);
@@ -78,17 +79,15 @@ function parseMatch(given: RuleInput['match'], model: RuleModel, found: Problems
     found.add('match.method', `no operation has the method ${method}`);
   }
   if (method !== undefined) candidates = candidates.filter((op) => op.method === method);
-  let pathTemplates: string[] | undefined;
-  if (given.path?.includes('{')) {
-    const shape = templateShape(given.path);
-    const documented = model.operations.filter(
-      (op) => templateShape(op.pathTemplate) === shape || templateShape(model.basePath + op.pathTemplate) === shape,
-    );
-    pathTemplates = [...new Set(documented.map((op) => op.pathTemplate))];
-    if (documented.length === 0) found.add('match.path', 'is no documented path template (nor a path a request can be sent to)');
-    candidates = candidates.filter((op) => pathTemplates?.includes(op.pathTemplate));
-  } else if (given.path !== undefined) {
-    const reached = model.reached(given.path, undefined);
+  let pathTemplates: readonly string[] | undefined;
+  const read = given.path === undefined ? undefined : readPath(given.path, model);
+  if (read !== undefined && !read.ok) found.add('match.path', read.message);
+  else if (read?.match.kind === 'template') {
+    const { templates, operations } = read.match;
+    pathTemplates = templates;
+    candidates = candidates.filter((op) => operations.includes(op));
+  } else if (read?.match.kind === 'exact') {
+    const reached = model.reached(read.match.path, undefined);
     if (reached.length === 0) found.add('match.path', 'no operation is served at this path');
     candidates = candidates.filter((op) => reached.includes(op));
   }
@@ -125,9 +124,6 @@ function parseMatch(given: RuleInput['match'], model: RuleModel, found: Problems
   };
   return { match, pathTemplates, candidates: named ? candidates : undefined };
 }
-
-/** A template with its parameter names left out: `/pets/{petId}` and `/pets/{id}` are the same path. */
-const templateShape = (template: string): string => template.replace(/\{[^}]*\}/g, '{}');
 
 /**
  * Query or header matchers, their regular expressions checked; header names in lower case. A rule

@@ -1,3 +1,4 @@
+import type { PathModel } from '../journal/path-match.js';
 import type { RuleMatch } from './rule.js';
 import type { Violation } from '../vocabulary/errors.js';
 import type { OperationSpec } from '../vocabulary/operation.js';
@@ -28,11 +29,8 @@ export interface RuleInput {
 }
 
 /** What a rule is checked against: the served document, and the keys. */
-export interface RuleModel {
+export interface RuleModel extends PathModel {
   readonly document: unknown;
-  readonly operations: readonly OperationSpec[];
-  /** The path prefix the API is served under (`/v1`). */
-  readonly basePath: string;
   /**
    * The operations a request to this literal path (as sent, percent-encoded) reaches: with a method,
    * at most that method's; without, one per method served there.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FaultSettings } from '../faults/settings.js';
 import { ruleTest } from './match-rule.js';
 import type { Rule, RuleDefinition, RuleRequest, RuleStatus } from './rule.js';
@@ -23,7 +24,13 @@ export interface RuleChoice {
 }
 
 /** What the request path reads of the rule store. */
-export type RuleLookup = Pick<RuleStore, 'size' | 'apply'>;
+export type RuleLookup = Pick<RuleStore, 'size' | 'apply' | 'claim'>;
+
+/** Rules' uses counted for every replica at once (on Redis): one atomic step per use. */
+export interface RuleUses {
+  /** Takes one use of the rule with this uid: false when its `times` are already used up. */
+  take(uid: string, times: number): Promise<boolean>;
+}
 
 /**
  * The admin rules of one sandbox, in memory. Rules are tried newest first; the first that matches
@@ -35,6 +42,8 @@ export class RuleStore {
   /** Oldest first. */
   private entries: readonly Entry[] = [];
   private serial = 0;
+  /** Shared uses, when replicas share the rules: `times` counts across all of them. */
+  private uses: RuleUses | undefined;
 
   /** How many rules there are: with none, the request path checks this and nothing else. */
   get size(): number {
@@ -43,7 +52,8 @@ export class RuleStore {
 
   add(definition: RuleDefinition): RuleStatus {
     this.serial += 1;
-    const rule: Rule = { id: `rule_${this.serial}`, ...definition, faults: ruleFaults(definition) };
+    const uid = randomBytes(9).toString('base64url');
+    const rule: Rule = { id: `rule_${this.serial}`, uid, ...definition, faults: ruleFaults(definition) };
     const entry: Entry = { rule, test: ruleTest(definition), applied: 0 };
     this.entries = [...this.entries, entry];
     return status(entry);
@@ -100,6 +110,29 @@ export class RuleStore {
   reset(): void {
     this.entries = [];
     this.serial = 0;
+  }
+
+  /** From now on a rule's `times` are counted by these shared uses as well as here. */
+  shareUses(uses: RuleUses): void {
+    this.uses = uses;
+  }
+
+  /**
+   * After `apply` chose a rule with `times`, when replicas share the rules: takes its use from the
+   * shared count. False when the other replicas have used it up: it is then removed here too, and
+   * the request is to be shaped again without it. With no shared count (one replica), or Redis out
+   * of reach, `apply`'s own count stands.
+   */
+  async claim(rule: Rule): Promise<boolean> {
+    if (rule.times === undefined || this.uses === undefined) return true;
+    let taken: boolean;
+    try {
+      taken = await this.uses.take(rule.uid, rule.times);
+    } catch {
+      return true;
+    }
+    if (!taken) this.entries = this.entries.filter((e) => e.rule.uid !== rule.uid);
+    return taken;
   }
 
   /** The rule that applies to a request, counted as used (and removed when that was its last use), or undefined. */

@@ -59,6 +59,8 @@ export interface RuleDefinition {
 export interface Rule extends RuleDefinition {
   /** `rule_1`, `rule_2`, …: in order of creation (a reset starts again at 1). */
   readonly id: string;
+  /** Unique to this rule, never reused (ids are, after a reset): what its uses are counted under on Redis. */
+  readonly uid: string;
   /** The rule's latency and faults as a source of the fault decision (`rule` in request > rule > document > config). */
   readonly faults: FaultSettings | undefined;
 }

@@ -1,7 +1,7 @@
 import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
 import type { EventStream } from '../../src/journal/sse.js';
 import type { SandboxRequest } from '../../src/vocabulary/exchange.js';
@@ -190,6 +190,44 @@ describe.each(EDGES)('the request journal through the $name', ({ make }) => {
     expect(timedOut.body).toMatchObject({ code: 'verification_failed', count: 0 });
   });
 
+  it('counts by a documented path template as rules read it, with or without the base path', async () => {
+    await request(app).get('/v1/pets/1').set(auth());
+    await request(app).get('/v1/pets/2').set(auth());
+    await request(app).get('/v1/pets').set(auth());
+    const count = (pattern: object) => request(app).post('/__sandbox/requests/count').set(admin).send(pattern);
+    expect((await count({ path: '/v1/pets/{petId}' })).body).toEqual({ count: 2 });
+    expect((await count({ path: '/pets/{id}', method: 'GET' })).body).toEqual({ count: 2 });
+    expect((await count({ path: '/v1/pets/1' })).body).toEqual({ count: 1 });
+    const verified = await request(app)
+      .post('/__sandbox/requests/verify')
+      .set(admin)
+      .send({ pattern: { path: '/v1/pets/{petId}' }, count: { exactly: 2 } });
+    expect(verified.status).toBe(200);
+    expect((await list('?path=/v1/pets/%7BpetId%7D')).map((e) => e.path)).toEqual(['/v1/pets/2', '/v1/pets/1']);
+    // A template that can never match is refused, saying why, rather than counting nothing.
+    const refused = await count({ path: '/v1/cats/{catId}' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toEqual([{ location: 'body.path', message: expect.stringMatching(/no documented operation/) }]);
+  });
+
+  describe('with the window never closing (its timer faked, never advanced)', () => {
+    const verify = (body: object) => request(app).post('/__sandbox/requests/verify').set(admin).send(body);
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('answers 422 at once when the count is already over exactly: counts only grow', async () => {
+      await request(app).post('/v1/pets').set(auth()).send({ name: 'One', categoryId: 1 });
+      await request(app).post('/v1/pets').set(auth()).send({ name: 'Two', categoryId: 1 });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const res = await verify({ pattern: { operationId: 'createPet' }, count: { exactly: 1 }, withinMs: 10_000 });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ code: 'verification_failed', count: 2, expected: { exactly: 1 } });
+      const over = await verify({ pattern: { operationId: 'createPet' }, count: { atMost: 1 }, withinMs: 10_000 });
+      expect(over.status).toBe(422);
+    });
+  });
+
   // prettier-ignore
   const refusals: readonly (readonly [string, string, unknown, string])[] = [
     ['a path pattern that is not a regular expression', 'count', { pathPattern: '(' }, 'body.pathPattern'],
@@ -200,6 +238,10 @@ describe.each(EDGES)('the request journal through the $name', ({ make }) => {
     ['exactly with atLeast', 'verify', { pattern: {}, count: { exactly: 1, atLeast: 1 } }, 'body.count'],
     ['an empty range', 'verify', { pattern: {}, count: { atLeast: 2, atMost: 1 } }, 'body.count'],
     ['a wait over 30 s', 'verify', { pattern: {}, count: { exactly: 1 }, withinMs: 60_000 }, 'body.withinMs'],
+    ['a path template no operation has', 'count', { path: '/v1/cats/{id}' }, 'body.path'],
+    ['a malformed path template', 'find', { path: '/v1/pets/{petId' }, 'body.path'],
+    ['a path that is no path', 'count', { path: 'v1/pets' }, 'body.path'],
+    ['an undocumented template in a verified pattern', 'verify', { pattern: { path: '/v1/pets/{id}/toys' }, count: { exactly: 1 } }, 'body.pattern.path'],
     ['a regular expression in a verified pattern', 'verify', { pattern: { pathPattern: '[' }, count: { exactly: 1 } }, 'body.pattern.pathPattern'],
   ];
   it.each(refusals)('refuses %s with 400 validation_failed', async (_, operation, body, location) => {

@@ -159,6 +159,24 @@ describe('several replicas sharing one Redis', () => {
     }
   });
 
+  it("counts a rule's times across replicas: times 1 applies once in the whole deployment, even in parallel", async () => {
+    const prefix = `t${++prefixes}:`;
+    const [a, b] = [await replica(prefix), await replica(prefix)];
+    try {
+      const once = { match: { method: 'GET', path: '/v1/pets/{petId}' }, respond: { status: 404 }, times: 1 };
+      expect((await call(a.url, 'POST', '/__sandbox/rules', ADMIN, once)).status).toBe(201);
+      const statuses = [(await call(a.url, 'GET', '/v1/pets/1', KEY())).status, (await call(b.url, 'GET', '/v1/pets/1', KEY())).status];
+      expect(statuses).toEqual([404, 200]);
+
+      expect((await call(b.url, 'POST', '/__sandbox/rules', ADMIN, { ...once, times: 2 })).status).toBe(201);
+      const burst = await Promise.all(Array.from({ length: 10 }, (_, n) => call((n % 2 === 0 ? a : b).url, 'GET', '/v1/pets/1', KEY())));
+      expect(burst.filter((r) => r.status === 404)).toHaveLength(2);
+      expect(burst.filter((r) => r.status === 200)).toHaveLength(8);
+    } finally {
+      await stopAll([a, b]);
+    }
+  });
+
   it('keeps every key when replicas issue keys at the same moment, each accepted on every replica', async () => {
     const replicas = await cluster();
     try {

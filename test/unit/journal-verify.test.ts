@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JournalEntry } from '../../src/journal/entry.js';
 import { compilePattern, type CompiledPattern, type RequestPattern } from '../../src/journal/patterns.js';
-import { countHolds, describeCount, MAX_WAIT_MS, nearestMisses, waitUntil, type CountExpectation } from '../../src/journal/verify.js';
+import {
+  countHolds,
+  countLost,
+  describeCount,
+  MAX_WAIT_MS,
+  nearestMisses,
+  waitUntil,
+  type CountExpectation,
+} from '../../src/journal/verify.js';
 
 const entry = (id: string, method: string, path: string, status: number): JournalEntry => ({
   id,
@@ -34,7 +42,21 @@ const counts: readonly (readonly [CountExpectation, number, boolean, string])[] 
   [{ atLeast: 1, atMost: 3 }, 4, false, 'at least 1 and at most 3'],
 ];
 
+// prettier-ignore
+const lost: readonly (readonly [CountExpectation, number, boolean])[] = [
+  [{ exactly: 1 }, 1, false],
+  [{ exactly: 1 }, 2, true],
+  [{ atMost: 2 }, 2, false],
+  [{ atMost: 2 }, 3, true],
+  [{ atLeast: 1 }, 9, false],
+  [{ atLeast: 1, atMost: 3 }, 4, true],
+];
+
 describe('verification', () => {
+  it.each(lost)('%j with %i found can never hold: %s (counts only grow)', (expected, found, over) => {
+    expect(countLost(found, expected)).toBe(over);
+  });
+
   it.each(counts)('%j with %i found holds: %s', (expected, found, holds, described) => {
     expect(countHolds(found, expected)).toBe(holds);
     expect(describeCount(expected)).toBe(described);
@@ -102,6 +124,33 @@ describe('waiting for requests on their way', () => {
     await vi.advanceTimersToNextTimerAsync();
     await expect(waiting).resolves.toBe(true);
     expect(checks).toBe(3);
+    expect(source.listening).toBe(0);
+  });
+
+  it('gives up at once, timers never advanced, when the count can no longer hold', async () => {
+    vi.useFakeTimers();
+    const source = additions();
+    await expect(
+      waitUntil(
+        () => false,
+        source.subscribe,
+        10_000,
+        () => true,
+      ),
+    ).resolves.toBe(false);
+    expect(source.listening).toBe(0);
+    let count = 1;
+    const waiting = waitUntil(
+      () => count === 1 + 1,
+      source.subscribe,
+      10_000,
+      () => count > 2,
+    );
+    count = 3;
+    source.add();
+    // One turn of the event loop (the re-check), not the 10 s window.
+    await vi.advanceTimersToNextTimerAsync();
+    await expect(waiting).resolves.toBe(false);
     expect(source.listening).toBe(0);
   });
 
