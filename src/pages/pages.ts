@@ -16,6 +16,8 @@ export interface PagesSettings {
   readonly docsPath: string | null;
   /** The plan of the key minted for each visitor of the docs page, or null: the visitor pastes a key. */
   readonly visitorPlan: string | null;
+  /** Visitor keys minted per minute of the sandbox clock, across all addresses. */
+  readonly visitorKeysPerMinute: number;
   /** The console's path (`/__sandbox/console`), or null when there is none (no admin API, or switched off). */
   readonly consolePath: string | null;
   /** The sandbox's own OAuth 2 token endpoint (`/__sandbox/oauth/token`), which the docs page's OAuth flows use. */
@@ -27,11 +29,13 @@ export interface PagesCapabilities {
   /** The document as written (bundled, converted to 3.x, not normalised), read again when the docs page first asks for it. */
   readonly document: () => Promise<unknown>;
   readonly keys: Pick<KeyRegistry, 'issue' | 'find'>;
-  readonly workspaces: Pick<Workspaces, 'create'>;
+  readonly workspaces: Pick<Workspaces, 'createForVisitor'>;
   /** The shared sandbox clock: the visitor keys' minting limit counts in its minutes. */
   readonly clock: Clock;
   /** Keeps a visitor's new key and workspace (a data file, the other replicas) before the key is answered. */
   readonly keep: () => Promise<void>;
+  /** Tells the operator (the log) of what a visitor could not be given. */
+  readonly warn: (message: string) => void;
 }
 
 export interface Pages {
@@ -94,7 +98,7 @@ export function createPages(settings: PagesSettings, capabilities: PagesCapabili
     body,
   });
 
-  const visitor = createVisitorEndpoint(settings.visitorPlan, capabilities, (req, own) => headers(req, own, true));
+  const visitor = createVisitorEndpoint(settings, capabilities, (req, own) => headers(req, own, true));
 
   const file = async (req: SandboxRequest, path: string, cache: string, pageHeaders: Record<string, string>): Promise<SandboxResponse> => {
     const read = await readStatic(path, req.headers['if-none-match']);

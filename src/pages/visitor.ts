@@ -10,14 +10,23 @@ import type { Workspaces } from '../workspaces/workspaces.js';
 export interface VisitorCapabilities {
   readonly generation: () => Generation;
   readonly keys: Pick<KeyRegistry, 'issue' | 'find'>;
-  readonly workspaces: Pick<Workspaces, 'create'>;
+  readonly workspaces: Pick<Workspaces, 'createForVisitor'>;
   /** The shared sandbox clock: the visitor keys' minting limit counts in its minutes. */
   readonly clock: Clock;
   /** Keeps a visitor's new key and workspace (a data file, the other replicas) before the key is answered. */
   readonly keep: () => Promise<void>;
+  /** Tells the operator (the log) of what a visitor could not be given. */
+  readonly warn: (message: string) => void;
 }
 
-/** Visitor keys a client address may mint per minute of the sandbox clock. */
+export interface VisitorSettings {
+  /** The plan of the key minted for each visitor, or null: the visitor pastes a key. */
+  readonly visitorPlan: string | null;
+  /** Visitor keys minted per minute of the sandbox clock, across all addresses. */
+  readonly visitorKeysPerMinute: number;
+}
+
+/** Visitor keys a client address may mint per minute of the sandbox clock (all addresses: the config's). */
 const VISITOR_KEYS_PER_MINUTE = 10;
 const VISITOR_BODY_LIMIT = 4096;
 
@@ -26,14 +35,18 @@ type Headers = (req: SandboxRequest, own: Record<string, string>) => Record<stri
 
 /**
  * `POST /docs/visitor`: a key for this visitor, in a workspace of its own (the one it already has
- * while that still works). No token is needed, so what it may mint is bounded here.
+ * while that still works). No token is needed, so what it may mint is bounded here: per address
+ * and in all per minute of the sandbox clock (429), and in workspaces by the visitors' own pool,
+ * which never makes room by evicting anyone else's workspace (503 when it is full of busy ones).
  */
 export function createVisitorEndpoint(
-  plan: string | null,
+  settings: VisitorSettings,
   capabilities: VisitorCapabilities,
   headers: Headers,
 ): (req: SandboxRequest) => Promise<SandboxResponse> {
+  const plan = settings.visitorPlan;
   const minted = new Map<string, number>();
+  let mintedInAll = 0;
   let mintMinute = -1;
 
   const fail = (req: SandboxRequest, body: ErrorBody, own: Record<string, string> = {}): SandboxResponse => ({
@@ -59,20 +72,38 @@ export function createVisitorEndpoint(
       const kept: ApiKeyRecord | undefined = capabilities.keys.find(held);
       if (kept?.plan === plan) return json({ key: held, id: kept.id, plan, workspace: kept.workspace, authorizations });
     }
-    const minute = Math.floor(capabilities.clock.now() / 60_000);
+    const now = capabilities.clock.now();
+    const minute = Math.floor(now / 60_000);
     if (minute !== mintMinute) {
       minted.clear();
+      mintedInAll = 0;
       mintMinute = minute;
     }
     const count = minted.get(req.clientAddress) ?? 0;
-    if (count >= VISITOR_KEYS_PER_MINUTE) {
-      const retry = String(Math.max(1, Math.ceil(((minute + 1) * 60_000 - capabilities.clock.now()) / 1000)));
-      return fail(req, errorBody('rate_limited', `At most ${VISITOR_KEYS_PER_MINUTE} visitor keys a minute per address`), {
-        'retry-after': retry,
+    const limited =
+      count >= VISITOR_KEYS_PER_MINUTE
+        ? `At most ${VISITOR_KEYS_PER_MINUTE} visitor keys a minute per address`
+        : mintedInAll >= settings.visitorKeysPerMinute
+          ? `At most ${settings.visitorKeysPerMinute} visitor keys a minute in all`
+          : undefined;
+    if (limited !== undefined) {
+      const retry = String(Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)));
+      return fail(req, errorBody('rate_limited', limited), { 'retry-after': retry });
+    }
+    const made = await capabilities.workspaces.createForVisitor();
+    if (made.kind === 'full') {
+      const retry = Math.ceil(made.retryAfterMs / 1000);
+      capabilities.warn(
+        `a docs visitor was refused a workspace: every visitor workspace was used within workspaceIdleSeconds (retry in ${retry} s)`,
+      );
+      return fail(req, errorBody('service_unavailable', 'No workspace is free for a new visitor now; try again later'), {
+        'retry-after': String(retry),
       });
     }
+    // Counted once minted: a refused visitor used nothing.
     minted.set(req.clientAddress, count + 1);
-    const workspace = await capabilities.workspaces.create();
+    mintedInAll++;
+    const workspace = made.id;
     const issued = capabilities.keys.issue(plan, workspace);
     await capabilities.keep();
     return json({ key: issued.key, id: issued.record.id, plan, workspace, authorizations });
