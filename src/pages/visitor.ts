@@ -48,6 +48,8 @@ export function createVisitorEndpoint(
   const minted = new Map<string, number>();
   let mintedInAll = 0;
   let mintMinute = -1;
+  /** The minute the operator was last told of a refused visitor: once a minute at most, however many are refused. */
+  let warnedMinute = -1;
 
   const fail = (req: SandboxRequest, body: ErrorBody, own: Record<string, string> = {}): SandboxResponse => ({
     status: body.status,
@@ -93,9 +95,12 @@ export function createVisitorEndpoint(
     const made = await capabilities.workspaces.createForVisitor();
     if (made.kind === 'full') {
       const retry = Math.ceil(made.retryAfterMs / 1000);
-      capabilities.warn(
-        `a docs visitor was refused a workspace: every visitor workspace was used within workspaceIdleSeconds (retry in ${retry} s)`,
-      );
+      if (warnedMinute !== minute) {
+        warnedMinute = minute;
+        capabilities.warn(
+          `docs visitors are refused a workspace: every visitor workspace was used within workspaceIdleSeconds (the first falls idle in ${retry} s; told once a minute)`,
+        );
+      }
       return fail(req, errorBody('service_unavailable', 'No workspace is free for a new visitor now; try again later'), {
         'retry-after': String(retry),
       });

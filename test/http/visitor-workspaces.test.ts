@@ -47,6 +47,8 @@ describe.each(EDGES)('visitor workspaces through the $name', ({ make }) => {
     expect(refused.status).toBe(503);
     expect(refused.body).toMatchObject({ code: 'service_unavailable', status: 503 });
     expect(refused.headers['retry-after']).toBe('200');
+    expect((await visit()).status).toBe(503);
+    // Told once a minute, however many visitors are refused.
     expect(notices.filter((n) => n.level === 'warn' && n.message.includes('visitor'))).toHaveLength(1);
   });
 
