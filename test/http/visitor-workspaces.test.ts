@@ -40,6 +40,20 @@ describe.each(EDGES)('visitor workspaces through the $name', ({ make }) => {
     expect(listed.evicted).toEqual([]);
   });
 
+  it('with the default visitor settings and maxWorkspaces 8 (the outside check), ten visitors evict nothing', async () => {
+    await start({ maxWorkspaces: 8 });
+    const issued = (await request(app).post('/__sandbox/keys').set(admin).send({ plan: 'pro' }).expect(201)).body as { key: string };
+    const pet = (await request(app).post('/v1/pets').set(auth(issued.key)).send({ name: 'Kept', categoryId: 1 }).expect(201)).body as {
+      id: number;
+    };
+    await advance(1);
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await visit()).status);
+    const read = await request(app).get(`/v1/pets/${pet.id}`).set(auth(issued.key));
+    expect([read.status, read.body.name]).toEqual([200, 'Kept']);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 503, 503, 503, 503]);
+  });
+
   it('answers a visitor 503 with Retry-After when every visitor workspace is busy, and tells the operator', async () => {
     for (let i = 0; i < 4; i++) expect((await visit()).status).toBe(200);
     await advance(100);
