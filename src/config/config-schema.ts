@@ -67,6 +67,7 @@ export const CONFIG_SCHEMA = {
     cacheDir: { type: ['string', 'null'], minLength: 1 },
     journalSize: count,
     maxWorkspaces: { type: 'integer', minimum: 1 },
+    workspaceIdleSeconds: count,
     pages: {
       type: 'object',
       additionalProperties: false,
@@ -75,6 +76,8 @@ export const CONFIG_SCHEMA = {
         docs: { type: ['string', 'null'], pattern: '^(?!/__sandbox(/|$))(/[A-Za-z0-9._~-]+)+$' },
         visitorKeys: { type: 'boolean' },
         visitorPlan: { type: ['string', 'null'] },
+        visitorWorkspaces: count,
+        visitorKeysPerMinute: count,
         console: { type: 'boolean' },
       },
     },

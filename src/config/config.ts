@@ -42,8 +42,13 @@ export interface SandboxConfig {
   readonly cacheDir: string | null;
   /** How many recent requests the admin API's journal keeps. */
   readonly journalSize: number;
-  /** Most workspaces held at once; past it the least recently used one is evicted (never the default one nor one the config names). */
+  /**
+   * Most workspaces held at once; past it the least recently used idle one is evicted (never the
+   * default one nor one the config names). With none idle, an admin-issued workspace is still made.
+   */
   readonly maxWorkspaces: number;
+  /** A workspace used within this many seconds (of the shared sandbox clock) is never evicted, whatever its pool. */
+  readonly workspaceIdleSeconds: number;
   /**
    * Latency and faults: the defaults for every operation (below admin rules and document extensions),
    * whether clients may choose their own (`Prefer: delay=`, `fault=`), and the caps on every source.
@@ -78,6 +83,14 @@ export interface PagesConfig {
   readonly visitorKeys: boolean;
   /** The plan of a visitor's key; null: the anonymous plan. */
   readonly visitorPlan: string | null;
+  /**
+   * Most visitor workspaces held at once (they count towards `maxWorkspaces` too). Past it an idle
+   * visitor's workspace makes room; with none idle, a new visitor is answered 503 with Retry-After.
+   * A visitor's workspace never makes another one go.
+   */
+  readonly visitorWorkspaces: number;
+  /** Visitor keys minted per minute of the sandbox clock, across all addresses (each address: ten at most). */
+  readonly visitorKeysPerMinute: number;
   /** Whether `/__sandbox/console` is served (it needs the admin API, and asks for its token). */
   readonly console: boolean;
 }

@@ -38,7 +38,8 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   cacheDir: null,
   journalSize: 1000,
   maxWorkspaces: 1000,
+  workspaceIdleSeconds: 300,
   faults: { allowClientChoice: true, timeoutCapMs: 30_000, maxDelayMs: 30_000, latency: null, faults: [] },
-  pages: { docs: '/docs', visitorKeys: true, visitorPlan: null, console: true },
+  pages: { docs: '/docs', visitorKeys: true, visitorPlan: null, visitorWorkspaces: 100, visitorKeysPerMinute: 60, console: true },
   redis: { url: null, prefix: 'understudy:', outage: 'local', replicas: 1, commandTimeoutMs: 500 },
 };

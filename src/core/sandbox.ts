@@ -112,7 +112,12 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const listeners: ((exchange: Exchange) => void)[] = journaled ? [listenerOf(journal, clocks)] : [];
   const rules = new RuleStore();
   const workspaces = new Workspaces({
-    registry: new WorkspaceRegistry(config.maxWorkspaces, configuredWorkspaces(config)),
+    registry: new WorkspaceRegistry(
+      // Read at each creation: a reloaded config's visitor settings apply at once.
+      () => ({ max: config.maxWorkspaces, visitors: config.pages.visitorWorkspaces, idleMs: config.workspaceIdleSeconds * 1000 }),
+      configuredWorkspaces(config),
+      () => clocks.of(DEFAULT_WORKSPACE).now(),
+    ),
     store,
     clocks,
     keys,
@@ -298,6 +303,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     {
       docsPath: config.pages.docs,
       visitorPlan: config.pages.visitorKeys ? (config.pages.visitorPlan ?? config.anonymousPlan) : null,
+      visitorKeysPerMinute: config.pages.visitorKeysPerMinute,
       consolePath: admin && config.pages.console ? `${ADMIN_PREFIX}/console` : null,
       tokenPath: `${ADMIN_PREFIX}/oauth/token`,
     },
@@ -308,6 +314,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       workspaces,
       clock: clocks.of(DEFAULT_WORKSPACE),
       keep: keepState,
+      warn: (message) => notify({ level: 'warn', message }),
     },
   );
 

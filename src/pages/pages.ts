@@ -1,21 +1,23 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { ApiKeyRecord, KeyRegistry } from '../auth/key-registry.js';
+import type { KeyRegistry } from '../auth/key-registry.js';
 import type { Clock } from '../clock/clock.js';
 import { PACKAGE_ROOT } from '../config/defaults.js';
 import type { Generation } from '../generation/generation.js';
 import { answerHeaders } from '../answers/answer-headers.js';
 import { errorBody, type ErrorBody } from '../vocabulary/errors.js';
 import type { SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
-import type { SecurityScheme } from '../vocabulary/operation.js';
 import type { Workspaces } from '../workspaces/workspaces.js';
 import { mediaTypeOf, readStatic } from './static-file.js';
+import { createVisitorEndpoint } from './visitor.js';
 
 export interface PagesSettings {
   /** The docs page's path (`/docs`), or null for none. */
   readonly docsPath: string | null;
   /** The plan of the key minted for each visitor of the docs page, or null: the visitor pastes a key. */
   readonly visitorPlan: string | null;
+  /** Visitor keys minted per minute of the sandbox clock, across all addresses. */
+  readonly visitorKeysPerMinute: number;
   /** The console's path (`/__sandbox/console`), or null when there is none (no admin API, or switched off). */
   readonly consolePath: string | null;
   /** The sandbox's own OAuth 2 token endpoint (`/__sandbox/oauth/token`), which the docs page's OAuth flows use. */
@@ -27,11 +29,13 @@ export interface PagesCapabilities {
   /** The document as written (bundled, converted to 3.x, not normalised), read again when the docs page first asks for it. */
   readonly document: () => Promise<unknown>;
   readonly keys: Pick<KeyRegistry, 'issue' | 'find'>;
-  readonly workspaces: Pick<Workspaces, 'create'>;
+  readonly workspaces: Pick<Workspaces, 'createForVisitor'>;
   /** The shared sandbox clock: the visitor keys' minting limit counts in its minutes. */
   readonly clock: Clock;
   /** Keeps a visitor's new key and workspace (a data file, the other replicas) before the key is answered. */
   readonly keep: () => Promise<void>;
+  /** Tells the operator (the log) of what a visitor could not be given. */
+  readonly warn: (message: string) => void;
 }
 
 export interface Pages {
@@ -75,10 +79,6 @@ const CONSOLE_HEADERS = { ...DOCS_HEADERS, 'content-security-policy': `${CSP_BAS
 const VENDOR_CACHE = 'public, max-age=86400';
 const OWN_CACHE = 'no-cache';
 
-/** Visitor keys a client address may mint per minute of the sandbox clock. */
-const VISITOR_KEYS_PER_MINUTE = 10;
-const VISITOR_BODY_LIMIT = 4096;
-
 /**
  * The sandbox's pages: `/docs` (Swagger UI on the live document, with a key of the visitor's own)
  * and the admin console. A request a page serves never reaches the API, is not counted against any
@@ -86,8 +86,6 @@ const VISITOR_BODY_LIMIT = 4096;
  */
 export function createPages(settings: PagesSettings, capabilities: PagesCapabilities): Pages {
   const { docsPath, consolePath } = settings;
-  const minted = new Map<string, number>();
-  let mintMinute = -1;
   /** The served document as the docs page shows it, per generation and server URL (read once per generation). */
   let shown: { generation: Generation; source: Promise<unknown>; bodies: Map<string, string> } | undefined;
 
@@ -99,6 +97,8 @@ export function createPages(settings: PagesSettings, capabilities: PagesCapabili
     headers: headers(req, own, true),
     body,
   });
+
+  const visitor = createVisitorEndpoint(settings, capabilities, (req, own) => headers(req, own, true));
 
   const file = async (req: SandboxRequest, path: string, cache: string, pageHeaders: Record<string, string>): Promise<SandboxResponse> => {
     const read = await readStatic(path, req.headers['if-none-match']);
@@ -166,48 +166,6 @@ export function createPages(settings: PagesSettings, capabilities: PagesCapabili
         id_token_signing_alg_values_supported: ['none'],
       },
     };
-  };
-
-  /** A key for this visitor, in a workspace of its own: the one it already has while that still works. */
-  const visitor = async (req: SandboxRequest): Promise<SandboxResponse> => {
-    const authorizations = authorizationsOf(capabilities.generation().model.securitySchemes);
-    const json = (body: unknown): SandboxResponse => ({
-      status: 200,
-      headers: headers(req, { 'cache-control': 'no-store' }, true),
-      body,
-    });
-    const plan = settings.visitorPlan;
-    if (plan === null) return json({ key: null, plan: null, authorizations });
-    const read = await req.readBody(VISITOR_BODY_LIMIT);
-    if (read.kind === 'too-large') return fail(req, errorBody('payload_too_large', `The body exceeds ${VISITOR_BODY_LIMIT} bytes`));
-    if (read.kind === 'invalid') return fail(req, errorBody('malformed_request', `The body could not be read: ${read.reason}`));
-    let held: unknown;
-    try {
-      held = read.bytes.length === 0 ? undefined : (JSON.parse(read.bytes.toString('utf8')) as { key?: unknown }).key;
-    } catch {
-      return fail(req, errorBody('malformed_json', 'The body is not valid JSON'));
-    }
-    if (typeof held === 'string') {
-      const kept: ApiKeyRecord | undefined = capabilities.keys.find(held);
-      if (kept?.plan === plan) return json({ key: held, id: kept.id, plan, workspace: kept.workspace, authorizations });
-    }
-    const minute = Math.floor(capabilities.clock.now() / 60_000);
-    if (minute !== mintMinute) {
-      minted.clear();
-      mintMinute = minute;
-    }
-    const count = minted.get(req.clientAddress) ?? 0;
-    if (count >= VISITOR_KEYS_PER_MINUTE) {
-      const retry = String(Math.max(1, Math.ceil(((minute + 1) * 60_000 - capabilities.clock.now()) / 1000)));
-      return fail(req, errorBody('rate_limited', `At most ${VISITOR_KEYS_PER_MINUTE} visitor keys a minute per address`), {
-        'retry-after': retry,
-      });
-    }
-    minted.set(req.clientAddress, count + 1);
-    const workspace = await capabilities.workspaces.create();
-    const issued = capabilities.keys.issue(plan, workspace);
-    await capabilities.keep();
-    return json({ key: issued.key, id: issued.record.id, plan, workspace, authorizations });
   };
 
   const onlyGet = (req: SandboxRequest, allow = 'GET, HEAD'): SandboxResponse | undefined =>
@@ -314,22 +272,6 @@ function originOf(req: SandboxRequest): string {
   const forwarded = req.headers['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase();
   const scheme = forwarded === 'https' ? 'https' : 'http';
   return `${scheme}://${req.headers.host ?? 'localhost'}`;
-}
-
-/**
- * How the docs page authorises its try-it calls with the visitor's key, per security scheme: the
- * key as the value (API key, bearer and other `Authorization` schemes), as the basic user-id with an
- * empty password, or as an OAuth 2 / OpenID Connect access token (the sandbox takes a key there too).
- */
-function authorizationsOf(schemes: ReadonlyMap<string, SecurityScheme>): { scheme: string; use: 'value' | 'basic' | 'token' }[] {
-  const out: { scheme: string; use: 'value' | 'basic' | 'token' }[] = [];
-  for (const [name, scheme] of schemes) {
-    if (scheme.kind === 'basic') out.push({ scheme: name, use: 'basic' });
-    else if (scheme.kind === 'oauth2' || scheme.kind === 'openIdConnect') out.push({ scheme: name, use: 'token' });
-    // Swagger UI sends HTTP schemes other than basic and bearer (Digest, HOBA…) not at all: none is offered.
-    else if (scheme.kind === 'bearer' || scheme.kind === 'apiKey') out.push({ scheme: name, use: 'value' });
-  }
-  return out;
 }
 
 const escapeHtml = (text: string): string =>

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
+import { roomFor, type EvictionLimits, type WorkspacePool } from './eviction.js';
 
-/** What the admin API lists of a workspace. Times are wall-clock Unix ms (when people used it, not sandbox time). */
+/** What the admin API lists of a workspace. Times are Unix ms on the shared sandbox clock (the system clock unless moved or frozen). */
 export interface WorkspaceInfo {
   readonly id: string;
   readonly createdAt: number;
@@ -22,16 +23,31 @@ export interface EvictedWorkspace {
 
 /** The created workspaces and the evictions, as a data file keeps them. */
 export interface RegistrySnapshot {
-  readonly created: readonly { readonly id: string; readonly createdAt: number; readonly lastUsedAt: number }[];
+  readonly created: readonly CreatedWorkspace[];
   readonly evicted: readonly EvictedWorkspace[];
 }
+
+/** A created workspace as a data file and the other replicas keep it; `visitor` marks the docs page's. */
+export interface CreatedWorkspace {
+  readonly id: string;
+  readonly createdAt: number;
+  readonly lastUsedAt: number;
+  readonly visitor?: true;
+}
+
+/** A new workspace, and the one evicted to make room for it; or none, and when there may be room. */
+export type Creation =
+  | { readonly kind: 'created'; readonly id: string; readonly evicted?: EvictedWorkspace }
+  | { readonly kind: 'full'; readonly retryAfterMs: number };
 
 interface Entry {
   readonly id: string;
   readonly createdAt: number;
   lastUsedAt: number;
+  /** The order of its last use among all workspaces' (least recently used on a clock that stands still). */
+  useOrder: number;
   requests: number;
-  readonly permanent: boolean;
+  readonly pool: WorkspacePool;
 }
 
 /** How many evictions the list keeps reporting. */
@@ -41,18 +57,22 @@ const EVICTIONS_KEPT = 100;
 const newId = (): string => `ws_${randomBytes(9).toString('base64url').replaceAll('-', 'x').replaceAll('_', 'y')}`;
 
 /**
- * The workspaces that exist: the default one, those the config names, and those created for keys.
- * Bounded: creating one past `max` evicts the least recently used one that is not permanent, and
- * answers its id so that its records, keys, clock, rules and journal entries can be dropped.
+ * The workspaces that exist: the default one, those the config names, and those created for keys
+ * (by the admin API, or for a docs page's visitor). Bounded: creating one past the limits evicts
+ * one that has been idle long enough (see eviction.ts), and answers its id so that its records,
+ * keys, clock, rules and journal entries can be dropped. With none idle, a visitor's is refused; an
+ * admin-issued one is still created, past `max` (the admin token is trusted; visitors are not).
  */
 export class WorkspaceRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly evictions: EvictedWorkspace[] = [];
+  private uses = 0;
 
+  /** @param clock the shared sandbox clock: idleness is measured on it, so a test moves it instead of waiting. */
   constructor(
-    private readonly max: number,
+    private readonly limits: () => EvictionLimits,
     private configured: readonly string[],
-    private readonly wallClock: () => number = Date.now,
+    private readonly clock: () => number,
   ) {
     this.reset();
   }
@@ -61,38 +81,39 @@ export class WorkspaceRegistry {
   reset(): void {
     this.entries.clear();
     this.evictions.length = 0;
-    const now = this.wallClock();
-    for (const id of new Set([DEFAULT_WORKSPACE, ...this.configured]))
-      this.entries.set(id, { id, createdAt: now, lastUsedAt: now, requests: 0, permanent: true });
+    const now = this.clock();
+    for (const id of new Set([DEFAULT_WORKSPACE, ...this.configured])) this.entries.set(id, this.entry(id, now, now, 'permanent'));
   }
 
   /** Permanent workspaces (the config names them), created where they are new. */
   addPermanent(ids: readonly string[]): void {
     this.configured = [...new Set([...this.configured, ...ids])];
-    const now = this.wallClock();
-    for (const id of ids)
-      if (!this.entries.has(id)) this.entries.set(id, { id, createdAt: now, lastUsedAt: now, requests: 0, permanent: true });
+    const now = this.clock();
+    for (const id of ids) if (!this.entries.has(id)) this.entries.set(id, this.entry(id, now, now, 'permanent'));
   }
 
   has(id: string): boolean {
     return this.entries.has(id);
   }
 
-  /** A new private workspace, and the workspace evicted to make room for it, if one was. */
-  create(): { readonly id: string; readonly evicted?: EvictedWorkspace } {
-    const evicted = this.entries.size >= this.max ? this.evictOne() : undefined;
+  /** A new private workspace in the pool, and the workspace evicted to make room for it, if one was. */
+  create(pool: 'issued' | 'visitor' = 'issued'): Creation {
+    const now = this.clock();
+    const room = roomFor(pool, [...this.entries.values()], this.limits(), now);
+    if (room.kind === 'full' && pool === 'visitor') return room;
+    const evicted = room.kind === 'evict' ? this.evict(room.id, now) : undefined;
     let id = newId();
     while (this.entries.has(id)) id = newId();
-    const now = this.wallClock();
-    this.entries.set(id, { id, createdAt: now, lastUsedAt: now, requests: 0, permanent: false });
-    return evicted ? { id, evicted } : { id };
+    this.entries.set(id, this.entry(id, now, now, pool));
+    return evicted ? { kind: 'created', id, evicted } : { kind: 'created', id };
   }
 
   /** Notes a request in the workspace (on every request: one Map lookup and two stores). */
   touch(id: string): void {
     const entry = this.entries.get(id);
     if (entry) {
-      entry.lastUsedAt = this.wallClock();
+      entry.lastUsedAt = this.clock();
+      entry.useOrder = ++this.uses;
       entry.requests++;
     }
   }
@@ -101,45 +122,42 @@ export class WorkspaceRegistry {
   delete(id: string): 'removed' | 'permanent' | 'unknown' {
     const entry = this.entries.get(id);
     if (!entry) return 'unknown';
-    if (entry.permanent) return 'permanent';
+    if (entry.pool === 'permanent') return 'permanent';
     this.entries.delete(id);
     return 'removed';
   }
 
   list(): readonly WorkspaceInfo[] {
-    return [...this.entries.values()].map(({ id, createdAt, lastUsedAt, requests, permanent }) => ({
+    return [...this.entries.values()].map(({ id, createdAt, lastUsedAt, requests, pool }) => ({
       id,
       createdAt,
       lastUsedAt,
       requests,
-      permanent,
+      permanent: pool === 'permanent',
     }));
   }
 
   /** The workspaces created since the start and the evictions: what a data file keeps across a restart. */
   snapshot(): RegistrySnapshot {
-    const created = [...this.entries.values()]
-      .filter((e) => !e.permanent)
-      .map(({ id, createdAt, lastUsedAt }) => ({ id, createdAt, lastUsedAt }));
+    const created = [...this.entries.values()].filter((e) => e.pool !== 'permanent').map(createdOf);
     return { created, evicted: [...this.evictions] };
   }
 
   /** Workspaces created before a restart, back. */
   restore(snapshot: RegistrySnapshot): void {
-    for (const { id, createdAt, lastUsedAt } of snapshot.created) {
-      if (!this.entries.has(id)) this.entries.set(id, { id, createdAt, lastUsedAt, requests: 0, permanent: false });
-    }
+    for (const w of snapshot.created)
+      if (!this.entries.has(w.id)) this.entries.set(w.id, this.entry(w.id, w.createdAt, w.lastUsedAt, poolOf(w)));
     this.evictions.push(...snapshot.evicted.slice(-EVICTIONS_KEPT));
   }
 
   /** The created workspaces become exactly these (another replica's view of them); permanent ones stay. */
   replaceCreated(created: RegistrySnapshot['created']): void {
     const wanted = new Map(created.map((w) => [w.id, w]));
-    for (const [id, entry] of this.entries) if (!entry.permanent && !wanted.has(id)) this.entries.delete(id);
-    for (const { id, createdAt, lastUsedAt } of created) {
-      const entry = this.entries.get(id);
-      if (entry) entry.lastUsedAt = Math.max(entry.lastUsedAt, lastUsedAt);
-      else this.entries.set(id, { id, createdAt, lastUsedAt, requests: 0, permanent: false });
+    for (const [id, entry] of this.entries) if (entry.pool !== 'permanent' && !wanted.has(id)) this.entries.delete(id);
+    for (const w of created) {
+      const entry = this.entries.get(w.id);
+      if (entry) entry.lastUsedAt = Math.max(entry.lastUsedAt, w.lastUsedAt);
+      else this.entries.set(w.id, this.entry(w.id, w.createdAt, w.lastUsedAt, poolOf(w)));
     }
   }
 
@@ -148,15 +166,23 @@ export class WorkspaceRegistry {
     return [...this.evictions].reverse();
   }
 
-  /** Evicts the least recently used workspace that is not permanent (none when all are). */
-  private evictOne(): EvictedWorkspace | undefined {
-    let oldest: Entry | undefined;
-    for (const entry of this.entries.values()) if (!entry.permanent && (!oldest || entry.lastUsedAt < oldest.lastUsedAt)) oldest = entry;
-    if (!oldest) return undefined;
-    this.entries.delete(oldest.id);
-    const evicted = { id: oldest.id, createdAt: oldest.createdAt, lastUsedAt: oldest.lastUsedAt, evictedAt: this.wallClock() };
+  private entry(id: string, createdAt: number, lastUsedAt: number, pool: WorkspacePool): Entry {
+    return { id, createdAt, lastUsedAt, useOrder: ++this.uses, requests: 0, pool };
+  }
+
+  /** Drops the workspace from the list and notes its eviction. */
+  private evict(id: string, now: number): EvictedWorkspace | undefined {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    this.entries.delete(id);
+    const evicted = { id, createdAt: entry.createdAt, lastUsedAt: entry.lastUsedAt, evictedAt: now };
     this.evictions.push(evicted);
     if (this.evictions.length > EVICTIONS_KEPT) this.evictions.shift();
     return evicted;
   }
 }
+
+const createdOf = ({ id, createdAt, lastUsedAt, pool }: Entry): CreatedWorkspace =>
+  pool === 'visitor' ? { id, createdAt, lastUsedAt, visitor: true } : { id, createdAt, lastUsedAt };
+
+const poolOf = (w: CreatedWorkspace): WorkspacePool => (w.visitor === true ? 'visitor' : 'issued');

@@ -5,7 +5,7 @@ import type { Journal } from '../journal/journal.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { RuleStore } from '../rules/rule-store.js';
 import type { RecordStore } from '../store/record-store.js';
-import type { EvictedWorkspace, RegistrySnapshot, WorkspaceRegistry } from './registry.js';
+import type { Creation, EvictedWorkspace, RegistrySnapshot, WorkspaceRegistry } from './registry.js';
 
 /** The parts that hold something per workspace, and how each forgets it. */
 export interface WorkspaceParts {
@@ -29,7 +29,7 @@ export interface WorkspaceView {
   readonly recordsWritten: number;
   /** API requests its keys made since it was created (or the sandbox started). */
   readonly requests: number;
-  /** Wall-clock ISO 8601 instants. */
+  /** ISO 8601 instants on the shared sandbox clock. */
   readonly createdAt: string;
   readonly lastUsedAt: string;
   /** Its sandbox clock, in whole Unix seconds, and whether it follows the shared clock. */
@@ -80,14 +80,22 @@ export class Workspaces {
     this.parts.registry.touch(id);
   }
 
-  /** A new private workspace; when that passes the maximum, the least recently used one is evicted first. */
+  /**
+   * A new private workspace for the admin API; past the limits, an idle one is evicted first (with
+   * none idle, it is created all the same: see the registry).
+   */
   async create(): Promise<string> {
-    const { id, evicted } = this.parts.registry.create();
-    if (evicted) {
-      await this.drop(evicted.id);
-      this.parts.onEvicted?.(evicted);
-    }
-    return id;
+    const made = await this.made(this.parts.registry.create('issued'));
+    // The registry refuses only visitors; kept total so that a change there cannot pass silently.
+    if (made.kind === 'full') throw new Error('an admin-issued workspace was refused');
+    return made.id;
+  }
+
+  /** A new workspace for a docs page's visitor, in the visitors' own pool; none when nothing there can make room. */
+  async createForVisitor(): Promise<
+    { readonly kind: 'created'; readonly id: string } | { readonly kind: 'full'; readonly retryAfterMs: number }
+  > {
+    return this.made(this.parts.registry.create('visitor'));
   }
 
   /** The workspace back to the seed: its records, its keys' counters and bans, its clock, its journal entries, its rules. */
@@ -142,6 +150,15 @@ export class Workspaces {
   /** Moves the workspace's clock alone (the default one's moves every workspace that follows it); its new time. */
   advance(id: string, seconds: number): number {
     return unixSeconds(this.parts.clocks.advance(id, seconds * 1000));
+  }
+
+  /** The evicted workspace's state dropped and reported. */
+  private async made(creation: Creation): Promise<Creation> {
+    if (creation.kind === 'created' && creation.evicted) {
+      await this.drop(creation.evicted.id);
+      this.parts.onEvicted?.(creation.evicted);
+    }
+    return creation;
   }
 
   /** Everything a workspace held, gone; its keys revoked. */

@@ -226,11 +226,12 @@ describe.each(EDGES)('workspaces through the $name', ({ make }) => {
     expect(cleared.body).toEqual({ removed: 1 });
   });
 
-  it('evicts the least recently used workspace past the maximum, and says so in the list; its keys stop working', async () => {
-    sandbox = await testSandbox({ maxWorkspaces: 3 });
+  it('evicts the least recently used idle workspace past the maximum, and says so in the list; its keys stop working', async () => {
+    sandbox = await testSandbox({ maxWorkspaces: 3, workspaceIdleSeconds: 300 });
     app = make(sandbox);
     const first = await issue();
     const second = await issue();
+    await request(app).post('/__sandbox/clock').set(admin).send({ advanceSeconds: 300 }).expect(200);
     await request(app).get('/v1/pets/1').set(auth(first.key)).expect(200);
     const third = await issue();
     const listed = await workspaces();
