@@ -13,7 +13,7 @@ import type { SandboxResponse } from '../vocabulary/exchange.js';
 import { namedKey } from './named-key.js';
 
 /** What the journal handlers read and change of the journal. */
-export type JournalCapability = Pick<Journal, 'entries' | 'view' | 'subscribe' | 'clear'>;
+export type JournalCapability = Pick<Journal, 'entries' | 'records' | 'view' | 'subscribe' | 'clear'>;
 
 /**
  * What the journal handlers use: the journal, the keys to read a key given by value as its id, and
@@ -141,7 +141,9 @@ export function journalHandlers(c: JournalHandlerCapabilities): Readonly<Record<
     streamRequests: (input) => {
       const parsed = filters(input.query);
       if (!parsed.ok) return Promise.resolve(parsed.response);
-      const stream: EventStream = journalStream(c.journal, selected(parsed.value));
+      // A reconnecting client names the last event it saw, and is sent what it missed first.
+      const lastEventId = input.headers['last-event-id'] as string | undefined;
+      const stream: EventStream = journalStream(c.journal, selected(parsed.value), { lastEventId });
       // `stream` is the edge's cue to keep the answer open after the preamble.
       const response: SandboxResponse = {
         status: 200,

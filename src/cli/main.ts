@@ -137,7 +137,12 @@ async function main(): Promise<number> {
   try {
     config = await loadConfig(flags, process.env);
     // A reload reads the config again the same way (its file, the environment, the same flags).
-    sandbox = await createSandbox(config, { onProgress: report.onProgress, reloadConfig: () => loadConfig(flags, process.env) });
+    const configFile = flags.config ?? process.env.SANDBOX_CONFIG;
+    sandbox = await createSandbox(config, {
+      onProgress: report.onProgress,
+      reloadConfig: () => loadConfig(flags, process.env),
+      ...(configFile === undefined ? {} : { configFile: resolve(configFile) }),
+    });
   } catch (error) {
     process.stderr.write(`understudy: cannot start: ${(error as Error).message}\n`);
     return 1;

@@ -84,7 +84,8 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const { onProgress } = options;
   let config = initialConfig;
   let served = await loadServed(config, 1, onProgress);
-  const loadedAt = Date.now();
+  /** When the serving generation was loaded: at start, then at each reload that loads. */
+  let loadedAt = Date.now();
   let generation = served.generation;
   const { model } = served;
   const frozenAt = config.clock.frozenAt === null ? undefined : Date.parse(config.clock.frozenAt);
@@ -222,6 +223,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     wired = wire(conf, from);
     // One reference: a request in flight finishes on the generation it started on.
     generation = from.generation;
+    loadedAt = Date.now();
     served.keptSeed?.save();
     served = from;
     config = { ...conf, ...Object.fromEntries(restartNeeded.map((field) => [field, config[field]])) };
@@ -263,7 +265,9 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const status = (): SandboxStatus => ({
     generation: generation.number,
     loadedAt: new Date(loadedAt).toISOString(),
-    files: served.files,
+    // What a reload reads again: the served files and the config file.
+    files:
+      options.configFile === undefined || served.files.includes(options.configFile) ? served.files : [...served.files, options.configFile],
     ...(lastReload === undefined ? {} : { lastReload }),
   });
 

@@ -17,4 +17,9 @@ export interface SandboxOptions {
    * it a reload keeps the config the sandbox started with and reads the document and fixtures again.
    */
   readonly reloadConfig?: () => Promise<SandboxConfig>;
+  /**
+   * The config file the sandbox started from (an absolute path), which `reloadConfig` reads again:
+   * listed among the status's files, since a change to it is a reason to reload.
+   */
+  readonly configFile?: string;
 }

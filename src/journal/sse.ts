@@ -1,7 +1,8 @@
 /**
  * The journal as Server-Sent Events (HTML Living Standard §9.2, `text/event-stream`): one event per
  * finished request, its `id` the request id and its `data` the entry as JSON, with comment lines as
- * heartbeats so that proxies and clients keep an idle stream open.
+ * heartbeats so that proxies and clients keep an idle stream open. A client that reconnects sends the
+ * last id it saw as `Last-Event-ID` (§9.2.4) and is first sent what it missed, from the journal's ring.
  */
 
 import type { JournalEntry } from './entry.js';
@@ -30,16 +31,40 @@ export function sseEvent(id: string, data: unknown): string {
 export interface StreamSource {
   subscribe(listener: JournalListener): () => void;
   view(record: JournalRecord): JournalEntry;
+  /** Every record kept, oldest first: what a reconnecting client catches up from. */
+  records(): readonly JournalRecord[];
+}
+
+export interface StreamOptions {
+  /**
+   * The `Last-Event-ID` of a reconnecting client: the entries kept after it are sent first. An id the
+   * journal no longer holds (pushed out of the ring, cleared) sends every entry kept, since any may
+   * have been missed.
+   */
+  readonly lastEventId?: string | undefined;
+  readonly heartbeatMs?: number;
 }
 
 /**
- * A stream of the entries added from when it is opened, those `wanted` lets through. Entries are
- * viewed and written after the request that added them has been answered: additions are gathered
- * until the event loop turns, so the request path only pays for a push.
+ * A stream of the entries added from when it is opened, those `wanted` lets through, after those a
+ * reconnecting client missed. Entries are viewed and written after the request that added them has
+ * been answered: additions are gathered until the event loop turns, so the request path only pays
+ * for a push.
  */
-export function journalStream(source: StreamSource, wanted: (entry: JournalEntry) => boolean, heartbeatMs = HEARTBEAT_MS): EventStream {
+export function journalStream(
+  source: StreamSource,
+  wanted: (entry: JournalEntry) => boolean,
+  { lastEventId, heartbeatMs = HEARTBEAT_MS }: StreamOptions = {},
+): EventStream {
   return {
     open(write) {
+      // Missed entries first, in the order they were added; what is added from now on comes after them.
+      if (lastEventId !== undefined) {
+        for (const record of missedSince(source.records(), lastEventId)) {
+          const entry = source.view(record);
+          if (wanted(entry)) write(sseEvent(entry.id, entry));
+        }
+      }
       let queued: JournalRecord[] = [];
       let flush: NodeJS.Immediate | undefined;
       const unsubscribe = source.subscribe((record) => {
@@ -66,4 +91,10 @@ export function journalStream(source: StreamSource, wanted: (entry: JournalEntry
       };
     },
   };
+}
+
+/** The records after the one with this request id; all of them when none has it. */
+function missedSince(records: readonly JournalRecord[], lastEventId: string): readonly JournalRecord[] {
+  const at = records.findLastIndex((record) => record.exchange.request.id === lastEventId);
+  return records.slice(at + 1);
 }

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { escapePointerToken, follow, isObject } from '../openapi/json-pointer.js';
 import { answerMedia, answerResponse, declaredResponse, sendsJson } from '../openapi/bindings.js';
 import { chooseMediaType } from '../validation/accept.js';
@@ -57,6 +58,8 @@ export type ForcedAnswer =
  * example, else generated from the schema; `dynamic=true` always generates (a named example still
  * wins over it), and `seed` seeds the generation. A named example that breaks its schema is not
  * served (a generated body is, and `applied` leaves the example out) unless `serveInvalidExamples`.
+ * An error status answered from a range or `default` gets its own error (`forced_status`), which the
+ * answer step writes into the document's error shape, unless the request names an example.
  * XML and text encoding is left to `encodeAnswer`, as for every answer.
  *
  * A status the operation does not declare, or an example its response does not name, is
@@ -89,15 +92,32 @@ export function forcedAnswer(document: unknown, op: OperationSpec, force: Force,
     }
     chosen = found.media;
     example = found.example;
-  } else if (force.dynamic !== true) example = chosen?.example;
+  } else if (force.dynamic !== true && !borrowsMeaning(response, force.code)) example = chosen?.example;
   // One response, one media type, one example (or none): the ordinary answer does the rest.
   const status = force.code === undefined ? response.status : String(force.code);
   const content = chosen === undefined ? [] : [{ ...chosen, example }];
   const only: OperationSpec = { ...op, responses: [{ ...response, status, content }] };
   const answer = mockAnswer(document, only, force.seed ?? context.seed, context.referenceDate, context);
+  if (example === undefined && borrowsMeaning(response, force.code) && isObject(answer.body)) {
+    // The status's own error, which the answer step writes into the document's error shape.
+    const own: SandboxResponse = { ...answer, body: { code: 'forced_status', message: reasonPhrase(force.code), status: force.code } };
+    return { kind: 'answer', response: own, applied: appliedBy({ code: force.code, dynamic: force.dynamic }, own, undefined, false) };
+  }
   const answered = force.code === undefined || response.status === status ? answer : withOwnStatus(document, chosen, answer, force.code);
-  return { kind: 'answer', response: answered, applied: appliedBy(force, answered, example) };
+  // What was served is judged on the body as made: naming the status answered keeps the example served.
+  return { kind: 'answer', response: answered, applied: appliedBy(force, answer, example) };
 }
+
+/**
+ * An error status answered from a range (`5XX`) or `default`: an example there was written for some
+ * other status (the Pet Store's `default` shows a 405), so the body is the status's own error,
+ * `forced_status` with its reason phrase (RFC 9110 §15), unless the request names an example.
+ */
+const borrowsMeaning = (response: ResponseSpec, code: number | undefined): code is number =>
+  code !== undefined && code >= 400 && response.status !== String(code);
+
+/** What a status means, as RFC 9110 §15 names it (`Internal Server Error`). */
+const reasonPhrase = (code: number): string => STATUS_CODES[code] ?? `Status ${code}`;
 
 /**
  * A status answered from a `4XX` range or `default` whose body names a status of its own (an Error
@@ -173,9 +193,9 @@ function mediaObject(
  * when the body was generated; `dynamic=false` whenever there is a body (an example, or a value
  * generated the same for every request: static either way).
  */
-function appliedBy(force: Force, answer: SandboxResponse, example: { readonly value: unknown } | undefined): Force {
+function appliedBy(force: Force, answer: SandboxResponse, example: { readonly value: unknown } | undefined, fromSchema = true): Force {
   const served = example !== undefined && answer.body !== undefined && answer.body === example.value;
-  const generated = answer.body !== undefined && !served;
+  const generated = fromSchema && answer.body !== undefined && !served;
   return {
     ...(force.code === undefined ? {} : { code: force.code }),
     ...(force.example !== undefined && served ? { example: force.example } : {}),

@@ -18,9 +18,9 @@ export interface ReloadOutcome {
 /** What `GET /__sandbox/status` shows: the generation serving, where it came from, and the last reload. */
 export interface SandboxStatus {
   readonly generation: number;
-  /** When the sandbox started (ISO 8601). */
+  /** When the serving generation was loaded (ISO 8601): at start, then at each reload that loads. */
   readonly loadedAt: string;
-  /** The files served: the document, each file its `$ref`s reached, the fixtures. */
+  /** What a reload reads again: the document, each file its `$ref`s reached, the fixtures, the config file. */
   readonly files: readonly string[];
   readonly lastReload?: ReloadOutcome;
 }

@@ -3,8 +3,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { foreignRequests, launchBrowser, screenshot, watchedPage, type Watched } from '../support/browser.js';
-import { startCli, type Running } from '../support/cli.js';
+import { foreignRequests, screenshot, startRig, watchedPage, type Rig, type Watched } from '../support/browser.js';
+import { startCli } from '../support/cli.js';
 
 /** The admin console in headless Chromium, against the built CLI: what a user sees and does. */
 
@@ -21,25 +21,24 @@ interface ListedKey {
 }
 
 describe('the admin console in a real browser', () => {
+  let rig: Rig | undefined;
   let browser: Browser;
-  let sandbox: Running;
   let origin: string;
   /** demo-free's safe id, as the console shows it. */
   let demoFree: string;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [browser, sandbox] = await Promise.all([launchBrowser(), startCli(['--admin-token', TOKEN, '--no-watch'], { SANDBOX_CONFIG: '' })]);
-    origin = new URL(sandbox.url).origin;
+    rig = await startRig(() => startCli(['--admin-token', TOKEN, '--no-watch'], { SANDBOX_CONFIG: '' }));
+    browser = rig.browser;
+    origin = new URL(rig.sandbox.url).origin;
     demoFree = (await adminGet<ListedKey>('keys/demo-free')).id;
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
   });
   afterAll(async () => {
-    await browser?.close();
-    sandbox?.child.kill('SIGTERM');
-    await sandbox?.exited;
+    await rig?.stop();
   });
 
   async function adminGet<T>(path: string): Promise<T> {

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { foreignRequests, launchBrowser, screenshot, watchedPage, type Watched } from '../support/browser.js';
-import { startCli, type Running } from '../support/cli.js';
+import { foreignRequests, screenshot, startRig, watchedPage, type Rig, type Watched } from '../support/browser.js';
+import { startCli } from '../support/cli.js';
 
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -22,28 +22,23 @@ async function openDocs(page: Page, url: string): Promise<void> {
 }
 
 describe('the docs page in a real browser', () => {
+  let rig: Rig | undefined;
   let browser: Browser;
-  let sandbox: Running;
   /** The sandbox's origin (its ready line names the API's base URL, under /v1). */
   let origin: string;
-  let dir: string;
   beforeAll(async () => {
     // The clock frozen: a minute window that turned between the try and the look at the key's
     // counters would show the try in the window before (it did, once).
-    dir = mkdtempSync(join(tmpdir(), 'understudy-docs-'));
+    const dir = mkdtempSync(join(tmpdir(), 'understudy-docs-'));
     const config = join(dir, 'understudy.yaml');
     writeFileSync(config, "clock: { frozenAt: '2026-06-01T12:00:00Z' }\n");
-    [browser, sandbox] = await Promise.all([
-      launchBrowser(),
-      startCli(['--config', config, '--no-watch', '--admin-token', 'browser-admin-token']),
-    ]);
-    origin = new URL(sandbox.url).origin;
+    const removeDir = (): void => rmSync(dir, { recursive: true, force: true });
+    rig = await startRig(() => startCli(['--config', config, '--no-watch', '--admin-token', 'browser-admin-token']), removeDir);
+    browser = rig.browser;
+    origin = new URL(rig.sandbox.url).origin;
   });
   afterAll(async () => {
-    await browser.close();
-    sandbox.child.kill('SIGTERM');
-    await sandbox.exited;
-    rmSync(dir, { recursive: true, force: true });
+    await rig?.stop();
   });
 
   for (const size of SIZES) {
@@ -126,18 +121,17 @@ function expectClean(seen: Watched, origin: string): void {
 }
 
 describe('the docs page on a document with every kind of security scheme', () => {
+  let rig: Rig | undefined;
   let browser: Browser;
-  let sandbox: Running;
   let origin: string;
   beforeAll(async () => {
     const spec = fileURLToPath(new URL('../documents/security-schemes.yaml', import.meta.url));
-    [browser, sandbox] = await Promise.all([launchBrowser(), startCli(['--no-watch', '--spec', spec])]);
-    origin = new URL(sandbox.url).origin;
+    rig = await startRig(() => startCli(['--no-watch', '--spec', spec]));
+    browser = rig.browser;
+    origin = new URL(rig.sandbox.url).origin;
   });
   afterAll(async () => {
-    await browser.close();
-    sandbox.child.kill('SIGTERM');
-    await sandbox.exited;
+    await rig?.stop();
   });
 
   it('authorises each scheme with the visitor’s key the way that scheme carries it', async () => {

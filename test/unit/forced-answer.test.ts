@@ -82,6 +82,8 @@ const CAT = { id: 1, name: 'Tom', kind: 'cat' };
 const DOG = { id: 2, name: 'Rex', kind: 'dog' };
 const MISSING = { code: 'not_found', message: 'No animal 9' };
 const GENERATED = 'generated';
+/** A status answered from a range or `default`: its own error, not the example written there (default's `oops`). */
+const OWN_500 = { code: 'forced_status', message: 'Internal Server Error', status: 500 };
 
 // prettier-ignore
 const SCENARIOS: readonly [string, Force, string | undefined, number, unknown, string | undefined][] = [
@@ -98,8 +100,8 @@ const SCENARIOS: readonly [string, Force, string | undefined, number, unknown, s
   ['getAnimal',    { code: 404, example: 'missing' },         undefined,   404,    MISSING,                      'code=404, example=missing'],
   ['getAnimal',    { code: 404, dynamic: true },              undefined,   404,    GENERATED,                    'code=404, dynamic=true'],
   ['getAnimal',    { code: 418 },                             undefined,   418,    GENERATED,                    'code=418'],
-  ['getAnimal',    { code: 500 },                             undefined,   500,    { code: 'oops', message: 'Something broke' }, 'code=500'],
-  ['getAnimal',    { code: 503, dynamic: true },              undefined,   503,    GENERATED,                    'code=503, dynamic=true'],
+  ['getAnimal',    { code: 500 },                             undefined,   500,    OWN_500,                      'code=500'],
+  ['getAnimal',    { code: 503, dynamic: true },              undefined,   503,    { ...OWN_500, message: 'Service Unavailable', status: 503 }, 'code=503'],
   ['getAnimal',    { code: 302 },                             undefined,   302,    { code: 'oops', message: 'Something broke' }, 'code=302'],
   ['getAnimal',    { code: 200 },                             'application/xml', 200, CAT,                         'code=200'],
   ['deleteAnimal', {},                                        undefined,   204,    undefined,                    undefined],
@@ -203,7 +205,8 @@ describe('forcedAnswer on the Pet Store', () => {
     ['getPet',    { code: 401, example: 'missing' },  401, expect.objectContaining({ code: 'missing_credentials' }),                   'code=401, example=missing'],
     ['getPet',    { example: 'pet' },                 200, { id: 1, name: 'Rex', categoryId: 1, status: 'available' },                'example=pet'],
     ['listPets',  { code: 429 },                      429, expect.objectContaining({ code: 'rate_limited' }),                         'code=429'],
-    ['listPets',  { code: 503 },                      503, expect.objectContaining({ code: 'method_not_allowed' }),                   'code=503'],
+    ['listPets',  { code: 503 },                      503, { code: 'forced_status', message: 'Service Unavailable', status: 503 },    'code=503'],
+    ['listPets',  { code: 503, example: 'error' },    503, expect.objectContaining({ code: 'method_not_allowed', status: 503 }),      'code=503, example=error'],
     ['createPet', {},                                 201, { id: 101, name: 'Rex', categoryId: 1, status: 'available' },              undefined],
     ['createPet', { code: 201, dynamic: true },       201, expect.objectContaining({ id: expect.any(Number) }),                       'code=201, dynamic=true'],
   ];

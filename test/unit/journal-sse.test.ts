@@ -32,12 +32,25 @@ describe('Server-Sent Events', () => {
     expect(sseEvent('a\r\nb', 1)).toBe('id: ab\ndata: 1\n\n');
   });
 
+  it('sends a reconnecting client the entries after its Last-Event-ID first, or every one kept when the id is gone', () => {
+    const journal = new Journal(10);
+    for (const id of ['r1', 'r2', 'r3']) journal.add(toJournalEntry(exchange(id, '/v1/pets'), 0));
+    const sent = (lastEventId: string): string[] => {
+      const chunks: string[] = [];
+      journalStream(journal, () => true, { lastEventId }).open((chunk) => chunks.push(chunk))();
+      return chunks.map((chunk) => /^id: (.*)$/m.exec(chunk)?.[1] ?? chunk);
+    };
+    expect(sent('r1')).toEqual(['r2', 'r3']);
+    expect(sent('r3')).toEqual([]);
+    expect(sent('gone')).toEqual(['r1', 'r2', 'r3']);
+  });
+
   it('sends the entries added after it opens, those it wants, after the request path, until closed', async () => {
     vi.useFakeTimers();
     const journal = new Journal(10);
     journal.add(toJournalEntry(exchange('before', '/v1/pets'), 0));
     const chunks: string[] = [];
-    const close = journalStream(journal, (e) => e.path === '/v1/pets', 1000).open((chunk) => chunks.push(chunk));
+    const close = journalStream(journal, (e) => e.path === '/v1/pets', { heartbeatMs: 1000 }).open((chunk) => chunks.push(chunk));
     const added = toJournalEntry(exchange('r1', '/v1/pets'), 0);
     journal.add(added);
     journal.add(toJournalEntry(exchange('r2', '/v1/orders'), 0));
