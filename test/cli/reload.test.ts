@@ -46,7 +46,8 @@ describe('hot reload through the CLI', () => {
   it('watches the document, its $ref’d file, the fixtures and the config', async () => {
     const { generation, files } = await status(cli!);
     expect(generation).toBe(1);
-    expect(files).toEqual([spec, orderFile, FIXTURES]);
+    // The status lists every file a reload reads, the config last (issue 34, defect 10b).
+    expect(files).toEqual([spec, orderFile, FIXTURES, configFile]);
     expect(cli!.output()).toContain('understudy: watching 4 files for changes (--no-watch to stop)\n');
   });
 
