@@ -1,9 +1,8 @@
 import { appendFileSync } from 'node:fs';
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONFIG, FIXTURES, TOKEN, edit, start, stop, until, writeSplitPetStore, type Cli } from '../support/reload-cli.js';
+import { edit, startWatchedPetStore, stopWatchedPetStore, until, type Cli, type WatchedPetStore } from '../support/reload-cli.js';
 
 /** Resolves once the CLI has logged `text`, within 10 s. */
 async function logged(cli: Cli, text: string): Promise<void> {
@@ -21,25 +20,20 @@ const lines = (cli: Cli, pattern: RegExp): string[] =>
     .filter((line) => pattern.test(line));
 
 describe('failed reloads in the log', () => {
+  let store: WatchedPetStore | undefined;
   let dir: string;
   let spec: string;
   let configFile: string;
   let cli: Cli | undefined;
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'understudy-reload-log-'));
-    ({ spec } = await writeSplitPetStore(dir));
-    configFile = join(dir, 'sandbox.yaml');
-    await writeFile(configFile, CONFIG);
-    cli = await start(
-      ['--watch', '--admin-token', TOKEN, '--spec', spec, '--fixtures', FIXTURES, '--config', configFile],
-      /watching \d+ files? for changes/,
-    );
+    store = await startWatchedPetStore('understudy-reload-log-');
+    ({ dir, spec, configFile, cli } = store);
   });
   afterEach(async () => {
-    await stop(cli);
+    await stopWatchedPetStore(store);
+    store = undefined;
     cli = undefined;
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('are set off by no file the sandbox does not read, and a repeated failure is one line and a count', async () => {

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  CONFIG,
   FIXTURES,
   PING,
   TOKEN,
@@ -13,8 +12,11 @@ import {
   status,
   stop,
   until,
+  startWatchedPetStore,
+  stopWatchedPetStore,
   writeSplitPetStore,
   type Cli,
+  type WatchedPetStore,
 } from '../support/reload-cli.js';
 
 /** Hot reload through the built CLI: a real process, real files, real file events. */
@@ -27,20 +29,15 @@ describe('hot reload through the CLI', () => {
   let cli: Cli | undefined;
 
   // Each test starts its own sandbox on its own files: none depends on another's edits.
+  let store: WatchedPetStore | undefined;
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'understudy-reload-cli-'));
-    ({ spec, orderFile } = await writeSplitPetStore(dir));
-    configFile = join(dir, 'sandbox.yaml');
-    await writeFile(configFile, CONFIG);
-    cli = await start(
-      ['--watch', '--admin-token', TOKEN, '--spec', spec, '--fixtures', FIXTURES, '--config', configFile],
-      /watching \d+ files? for changes/,
-    );
+    store = await startWatchedPetStore('understudy-reload-cli-');
+    ({ dir, spec, orderFile, configFile, cli } = store);
   });
   afterEach(async () => {
-    await stop(cli);
+    await stopWatchedPetStore(store);
+    store = undefined;
     cli = undefined;
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('watches the document, its $ref’d file, the fixtures and the config', async () => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/config/defaults.js';
@@ -88,4 +89,33 @@ export async function writeSplitPetStore(dir: string): Promise<{ spec: string; o
   await writeFile(orderFile, order![1]!.replace(/^ {6}/gm, ''));
   await writeFile(spec, original.replace(order![0], "    Order:\n      $ref: './order.yaml'\n"));
   return { spec, orderFile };
+}
+
+/** A watched split Pet Store in a folder of its own, with its config, and the CLI serving it. */
+export interface WatchedPetStore {
+  readonly dir: string;
+  readonly spec: string;
+  readonly orderFile: string;
+  readonly configFile: string;
+  readonly cli: Cli;
+}
+
+/** Writes the split Pet Store and its config into a new folder and starts the CLI watching them. */
+export async function startWatchedPetStore(prefix: string): Promise<WatchedPetStore> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const { spec, orderFile } = await writeSplitPetStore(dir);
+  const configFile = join(dir, 'sandbox.yaml');
+  await writeFile(configFile, CONFIG);
+  const cli = await start(
+    ['--watch', '--admin-token', TOKEN, '--spec', spec, '--fixtures', FIXTURES, '--config', configFile],
+    /watching \d+ files? for changes/,
+  );
+  return { dir, spec, orderFile, configFile, cli };
+}
+
+/** Stops the CLI and removes the folder. */
+export async function stopWatchedPetStore(store: WatchedPetStore | undefined): Promise<void> {
+  if (store === undefined) return;
+  await stop(store.cli);
+  await rm(store.dir, { recursive: true, force: true });
 }
