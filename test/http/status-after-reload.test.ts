@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxConfig } from '../../src/config/config.js';
-import { DEFAULT_CONFIG, PACKAGE_ROOT } from '../../src/config/defaults.js';
-import { checkConfig } from '../../src/config/load-config.js';
+import { PACKAGE_ROOT } from '../../src/config/defaults.js';
 import { createSandbox, type Sandbox } from '../../src/core/sandbox.js';
 import { createNodeHandler } from '../../src/http/node-handler.js';
-import { ADMIN_TOKEN, START } from '../support/sandbox.js';
+import { ADMIN_TOKEN, testConfig } from '../support/sandbox.js';
 import { pingOperation } from '../support/ping-operation.js';
 
 /**
@@ -25,15 +24,7 @@ describe('the status after a reload', () => {
   let sandbox: Sandbox;
   let app: ReturnType<typeof createNodeHandler>;
 
-  const configOf = (): SandboxConfig =>
-    checkConfig({
-      ...DEFAULT_CONFIG,
-      spec,
-      adminToken: ADMIN_TOKEN,
-      log: { level: 'silent' },
-      clock: { frozenAt: START },
-      validation: { unknownQueryParameters: 'ignore', checkResponses: true },
-    });
+  const configOf = (): SandboxConfig => testConfig({ spec });
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'status-'));

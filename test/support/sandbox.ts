@@ -15,8 +15,8 @@ type Overrides = {
   [K in keyof SandboxConfig]?: SandboxConfig[K] extends object ? Partial<SandboxConfig[K]> | SandboxConfig[K] : SandboxConfig[K];
 };
 
-/** The real sandbox on the real Pet Store document, with answers checked against the document. */
-export async function testSandbox(overrides: Overrides = {}): Promise<Sandbox> {
+/** The tests' config: the real Pet Store document, a frozen clock, answers checked against the document. */
+export function testConfig(overrides: Overrides = {}): SandboxConfig {
   const base = {
     ...DEFAULT_CONFIG,
     adminToken: ADMIN_TOKEN,
@@ -32,7 +32,12 @@ export async function testSandbox(overrides: Overrides = {}): Promise<Sandbox> {
         ? { ...current, ...value }
         : value;
   }
-  return createSandbox(checkConfig(merged));
+  return checkConfig(merged);
+}
+
+/** The real sandbox on the test config (`testConfig`). */
+export async function testSandbox(overrides: Overrides = {}): Promise<Sandbox> {
+  return createSandbox(testConfig(overrides));
 }
 
 export type Edge = {
