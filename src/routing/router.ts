@@ -129,20 +129,21 @@ export class Router<T extends Routable> {
     const node = this.walk(this.root, rest, slash === -1 ? NO_SEGMENT : slash + 1, captures);
     if (node === 'bad-encoding') return { kind: 'bad-encoding' };
     if (!node) return { kind: 'not-found' };
-    const entries = node.operations.get(method);
-    if (!entries) return { kind: 'method-not-allowed', allow: [...node.operations.keys()].sort() };
+    // HEAD is allowed wherever GET is, and answered as GET without a body (RFC 9110 §9.3.2).
+    const entries = node.operations.get(method) ?? (method === 'HEAD' ? node.operations.get('GET') : undefined);
+    if (!entries) return { kind: 'method-not-allowed', allow: withHead(node.operations.keys()) };
     const entry = chosen(entries, headers, query);
     if (!entry) {
       // Another method's key asks for what was sent (`POST /#Op=Create` for `GET /?Op=Create`): 405.
       const allow = [...node.operations].filter(([, others]) => chosen(others, headers, query)).map(([m]) => m);
-      return allow.length > 0 ? { kind: 'method-not-allowed', allow: allow.sort() } : { kind: 'not-found' };
+      return allow.length > 0 ? { kind: 'method-not-allowed', allow: withHead(allow) } : { kind: 'not-found' };
     }
     const pathParams: Record<string, string> = {};
     entry.names.forEach((name, i) => (pathParams[name] = captures[i] ?? ''));
     return { kind: 'found', operation: entry.operation, pathParams };
   }
 
-  /** Every method served on a path, for CORS preflights; empty when no path matches. */
+  /** Every method served on a path (HEAD wherever GET is), for CORS preflights; empty when no path matches. */
   methodsAt(rawPath: string): readonly string[] {
     const match = this.match('\u0000', rawPath);
     return match.kind === 'method-not-allowed' ? match.allow : [];
@@ -210,4 +211,11 @@ function chosen<T>(entries: readonly Entry<T>[], headers: Headers, query: string
     if ((best === undefined || entry.conditions.length > best.conditions.length) && entry.conditions.every(meets)) best = entry;
   }
   return best;
+}
+
+/** The methods allowed, sorted, with HEAD wherever GET is. */
+function withHead(methods: Iterable<string>): string[] {
+  const allowed = new Set(methods);
+  if (allowed.has('GET')) allowed.add('HEAD');
+  return [...allowed].sort();
 }

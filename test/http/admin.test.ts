@@ -97,7 +97,7 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
     const res = await request(app).put('/__sandbox/clock').set(admin).send({ advanceSeconds: 1 });
     expect(res.status).toBe(405);
     expect(res.body.code).toBe('method_not_allowed');
-    expect(res.headers.allow).toBe('DELETE, GET, POST');
+    expect(res.headers.allow).toBe('DELETE, GET, HEAD, POST');
   });
 
   // openapi/admin.yaml is compiled and enforced like the API's own document.

@@ -62,9 +62,9 @@ describe.each(EDGES)('errors in the API shape through the $name', ({ make }) => 
     { method: 'get', url: '/', status: 404, code: 'route_not_found', near: [] },
     { method: 'get', url: '/v2/pets', status: 404, code: 'route_not_found', near: PETS },
     { method: 'get', url: '/favicon.ico', status: 404, code: 'route_not_found', near: [] },
-    { method: 'delete', url: '/v1/pets', status: 405, code: 'method_not_allowed', allow: 'GET, POST', near: PETS },
-    { method: 'put', url: '/v1/pets/1', status: 405, code: 'method_not_allowed', allow: 'GET', near: [PET] },
-    { method: 'post', url: '/v1/store/orders', status: 405, code: 'method_not_allowed', allow: 'GET', near: ['GET /v1/store/orders'] },
+    { method: 'delete', url: '/v1/pets', status: 405, code: 'method_not_allowed', allow: 'GET, HEAD, POST', near: PETS },
+    { method: 'put', url: '/v1/pets/1', status: 405, code: 'method_not_allowed', allow: 'GET, HEAD', near: [PET] },
+    { method: 'post', url: '/v1/store/orders', status: 405, code: 'method_not_allowed', allow: 'GET, HEAD', near: ['GET /v1/store/orders'] },
   ] as const;
 
   it.each(rows)('$method $url → $status $code', async (row) => {
@@ -102,7 +102,7 @@ describe.each(EDGES)('CORS through the $name', ({ make }) => {
       .set('Access-Control-Request-Headers', 'authorization, content-type');
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect(res.headers['access-control-allow-methods']).toBe('GET, POST');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, HEAD, POST');
     expect(res.headers['access-control-allow-headers']).toBe('authorization, content-type');
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
     const after = await request(app).get('/v1/pets?limit=1').set(auth('demo-free'));

@@ -105,13 +105,13 @@ describe.each(EDGES)('an OpenAPI 3.2 document through the $name', (edge) => {
       const port = await serve(edge);
       const refused = await send(port, 'DELETE', '/v1/records');
       expect(refused.status).toBe(405);
-      expect(refused.headers.allow).toBe('GET, POST, QUERY');
+      expect(refused.headers.allow).toBe('GET, HEAD, POST, QUERY');
       const preflight = await send(port, 'OPTIONS', '/v1/records', undefined, {
         origin: 'https://app.example',
         'access-control-request-method': 'QUERY',
       });
       expect(preflight.status).toBe(204);
-      expect(preflight.headers['access-control-allow-methods']).toBe('GET, POST, QUERY');
+      expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD, POST, QUERY');
     });
   });
 
@@ -129,7 +129,7 @@ describe.each(EDGES)('an OpenAPI 3.2 document through the $name', (edge) => {
       expect(purged.text).toBe('');
       const refused = await send(port, 'POST', '/v1/records/1', {});
       expect(refused.status).toBe(405);
-      expect(refused.headers.allow).toBe('COPY, GET, LOCK, PURGE');
+      expect(refused.headers.allow).toBe('COPY, GET, HEAD, LOCK, PURGE');
     });
 
     it("reads a custom method's own latency and faults where the document sets them", async () => {

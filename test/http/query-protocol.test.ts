@@ -41,7 +41,7 @@ describe.each(EDGES)('a query-protocol document through the $name', ({ make }) =
     expect(res.status).toBe(row.status);
     if (row.status === 200) expect(res.body).toEqual({ operation: row.answer });
     else expect(res.body).toMatchObject({ code: row.answer, status: row.status });
-    if (row.status === 405) expect(res.headers.allow).toBe('GET');
+    if (row.status === 405) expect(res.headers.allow).toBe('GET, HEAD');
     if (row.locations) expect((res.body.details as { location: string }[]).map((d) => d.location)).toEqual(row.locations);
   });
 

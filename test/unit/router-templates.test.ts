@@ -185,7 +185,7 @@ describe('Router: path keys whose suffix names a declared query parameter (`/#Ac
   });
 
   it('answers 405 when only another method has the key the request names', () => {
-    expect(router.match('POST', '/', {}, 'Action=RunInstances')).toEqual({ kind: 'method-not-allowed', allow: ['GET'] });
+    expect(router.match('POST', '/', {}, 'Action=RunInstances')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'HEAD'] });
   });
 
   it('reads an undeclared name after `#` as a header, and both kinds of pair together', () => {

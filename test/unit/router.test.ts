@@ -27,7 +27,7 @@ describe('Router', () => {
   });
 
   it('tells a wrong method (with the allowed ones) from an unknown path', () => {
-    expect(router.match('DELETE', '/v1/pets')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'POST'] });
+    expect(router.match('DELETE', '/v1/pets')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'HEAD', 'POST'] });
     expect(router.match('GET', '/v1/cats')).toEqual({ kind: 'not-found' });
     expect(router.match('GET', '/pets')).toEqual({ kind: 'not-found' });
     expect(router.match('GET', '/v1/pets/')).toEqual({ kind: 'not-found' });
@@ -50,7 +50,7 @@ describe('Router', () => {
   });
 
   it('lists the methods of a path for preflights', () => {
-    expect(router.methodsAt('/v1/pets')).toEqual(['GET', 'POST']);
+    expect(router.methodsAt('/v1/pets')).toEqual(['GET', 'HEAD', 'POST']);
     expect(router.methodsAt('/v1/nothing')).toEqual([]);
   });
 });
