@@ -35,6 +35,8 @@ Options:
   --host HOST          address to listen on (env HOST; default 127.0.0.1)
   --seed N             seed for fixtures and generated answers (env SANDBOX_SEED; default 1)
   --admin-token TOKEN  enables the admin API under /__sandbox (env SANDBOX_ADMIN_TOKEN)
+  --log-format FORMAT  pretty (a short line per request, for a person) or json (env SANDBOX_LOG_FORMAT;
+                       default: pretty when standard output is a terminal, json otherwise)
   --watch              reload when a file served or the config changes (default when stdout is a terminal)
   --no-watch           never watch the files (wins over --watch); SIGHUP reloads either way
   -v, --version        print the version
@@ -95,6 +97,7 @@ async function main(): Promise<number> {
         host: { type: 'string' },
         seed: { type: 'string' },
         'admin-token': { type: 'string' },
+        'log-format': { type: 'string' },
         redis: { type: 'string' },
         watch: { type: 'boolean' },
         'no-watch': { type: 'boolean' },
@@ -132,6 +135,7 @@ async function main(): Promise<number> {
     host: values.host,
     seed: values.seed,
     adminToken: values['admin-token'],
+    logFormat: values['log-format'],
     redis: values.redis,
   };
   try {

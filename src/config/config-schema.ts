@@ -35,6 +35,8 @@ export const CONFIG_SCHEMA = {
         required: ['key', 'plan'],
         properties: {
           key: { type: 'string', pattern: '^[A-Za-z0-9._~+/-]+=*$' },
+          // Printable, one line: it is shown in a terminal and a page.
+          name: { type: 'string', pattern: '^[^\\x00-\\x1F\\x7F]{1,64}$' },
           plan: { type: 'string' },
           // A workspace id: letters, digits, `_` and `-` (it appears in admin paths).
           workspace: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
@@ -63,7 +65,11 @@ export const CONFIG_SCHEMA = {
       },
     },
     cors: { type: 'object', additionalProperties: false, properties: { origins: { type: 'array', items: { type: 'string' } } } },
-    log: { type: 'object', additionalProperties: false, properties: { level: { enum: ['silent', 'error', 'warn', 'info', 'debug'] } } },
+    log: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { level: { enum: ['silent', 'error', 'warn', 'info', 'debug'] }, format: { enum: ['auto', 'pretty', 'json'] } },
+    },
     cacheDir: { type: ['string', 'null'], minLength: 1 },
     journalSize: count,
     maxWorkspaces: { type: 'integer', minimum: 1 },

@@ -37,7 +37,12 @@ export interface SandboxConfig {
   };
   /** Origins allowed to call from a browser; `*` for any. */
   readonly cors: { readonly origins: readonly string[] };
-  readonly log: { readonly level: 'silent' | 'error' | 'warn' | 'info' | 'debug' };
+  /**
+   * The request log: its level, and its format on standard output: `pretty` (one short aligned line
+   * per request, for a person), `json` (pino's JSON lines, for a log shipper), or `auto` (pretty when
+   * standard output is a terminal, JSON otherwise).
+   */
+  readonly log: { readonly level: 'silent' | 'error' | 'warn' | 'info' | 'debug'; readonly format: 'auto' | 'pretty' | 'json' };
   /** Where parsed YAML (the document, the fixtures) and compiled validators are kept between starts; null: made at every start. */
   readonly cacheDir: string | null;
   /** How many recent requests the admin API's journal keeps. */
@@ -102,6 +107,8 @@ export interface PagesConfig {
  */
 export interface KeyConfig {
   readonly key: string;
+  /** What people call the key (`demo-free`): shown beside its id in the console, the journal and the log; never the key itself. */
+  readonly name?: string;
   readonly plan: string;
   /** The OAuth 2 scopes (or roles) the key carries; absent: every scope. */
   readonly scopes?: readonly string[];

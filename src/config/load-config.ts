@@ -21,6 +21,7 @@ export interface ConfigFlags {
   readonly host?: string | undefined;
   readonly seed?: string | undefined;
   readonly adminToken?: string | undefined;
+  readonly logFormat?: string | undefined;
   readonly redis?: string | undefined;
 }
 
@@ -130,6 +131,7 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
     host: nonEmpty(env.HOST),
     seed: integer(env.SANDBOX_SEED, 'SANDBOX_SEED'),
     adminToken: nonEmpty(env.SANDBOX_ADMIN_TOKEN),
+    log: nonEmpty(env.SANDBOX_LOG_FORMAT) && { format: env.SANDBOX_LOG_FORMAT },
     cacheDir: env.SANDBOX_CACHE_DIR && resolve(env.SANDBOX_CACHE_DIR),
     redis: nonEmpty(env.SANDBOX_REDIS_URL) && { url: env.SANDBOX_REDIS_URL },
   };
@@ -141,6 +143,7 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
     host: flags.host,
     seed: integer(flags.seed, '--seed'),
     adminToken: flags.adminToken,
+    log: flags.logFormat ? { format: flags.logFormat } : undefined,
     redis: flags.redis && { url: flags.redis },
   };
   // A document other than the default has no use for the Pet Store's fixtures.

@@ -86,6 +86,8 @@ export interface Exchange {
   readonly response: SandboxResponse;
   readonly operationId: string | undefined;
   readonly keyId: string | undefined;
+  /** The key's name (`demo-free`), when it has one: shown beside the id, never the key itself. */
+  readonly keyName?: string | undefined;
   /** The caller's workspace (the default one for requests with no valid key and for the admin API). */
   readonly workspace: string;
   readonly durationMs: number;

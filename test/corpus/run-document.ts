@@ -75,7 +75,7 @@ export function corpusConfig(file: string): Record<string, unknown> {
     anonymousPlan: 'corpus',
     bans: { threshold: huge, durationSeconds: 1 },
     validation: { unknownQueryParameters: 'ignore', checkResponses: false },
-    log: { level: 'silent' },
+    log: { level: 'silent', format: 'json' },
   };
 }
 

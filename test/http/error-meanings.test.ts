@@ -144,7 +144,7 @@ describe('error schemas from real documents, filled by meaning', () => {
 
   it('warns at start about each operation that declares no success, and each answer schema no value satisfies', async () => {
     const warnings: string[] = [];
-    const config = checkConfig({ ...DEFAULT_CONFIG, spec: SPEC, fixtures: null, log: { level: 'silent' } });
+    const config = checkConfig({ ...DEFAULT_CONFIG, spec: SPEC, fixtures: null, log: { level: 'silent', format: 'json' } });
     await createSandbox(config, { onProgress: (e) => e.phase === 'warning' && warnings.push(e.message) });
     expect(warnings.sort()).toEqual([
       '#/paths/~1pet/post/responses: POST /pet declares no success response (only 405), so a valid request is answered 405',

@@ -11,7 +11,7 @@ describe('`nullable` in an OpenAPI 3.1 document', () => {
   const warnings: string[] = [];
   let sandbox: Sandbox;
   beforeAll(async () => {
-    const config = checkConfig({ ...DEFAULT_CONFIG, spec: SPEC, fixtures: null, log: { level: 'silent' } });
+    const config = checkConfig({ ...DEFAULT_CONFIG, spec: SPEC, fixtures: null, log: { level: 'silent', format: 'json' } });
     sandbox = await createSandbox(config, { onProgress: (e) => e.phase === 'warning' && warnings.push(e.message) });
   });
 

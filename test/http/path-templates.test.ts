@@ -65,7 +65,7 @@ describe.each(EDGES)('path templates through the $name', ({ make }) => {
 describe('a documented operation no request can reach', () => {
   it('is reported at start, located and naming the one that shadows it; the first is served', async () => {
     const warnings: string[] = [];
-    const config = checkConfig({ ...DEFAULT_CONFIG, spec: UNREACHABLE, fixtures: null, log: { level: 'silent' } });
+    const config = checkConfig({ ...DEFAULT_CONFIG, spec: UNREACHABLE, fixtures: null, log: { level: 'silent', format: 'json' } });
     const sandbox = await createSandbox(config, { onProgress: (e) => e.phase === 'warning' && warnings.push(e.message) });
     expect(warnings).toEqual([
       '#/paths/~1a~1{y}/get: GET /a/{y} (second) cannot be reached: GET /a/{x} (first) has the same method and path shape and comes first',

@@ -77,7 +77,7 @@ describe('record timestamps read the workspace’s clock', () => {
       spec,
       fixtures: null,
       adminToken: ADMIN_TOKEN,
-      log: { level: 'silent' },
+      log: { level: 'silent', format: 'json' },
       clock: { frozenAt: START },
       validation: { unknownQueryParameters: 'ignore', checkResponses: true },
     });

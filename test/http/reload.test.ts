@@ -40,7 +40,7 @@ describe('reloading the document with state kept', () => {
       ...DEFAULT_CONFIG,
       spec,
       adminToken: ADMIN_TOKEN,
-      log: { level: 'silent' },
+      log: { level: 'silent', format: 'json' },
       clock: { frozenAt: START },
       validation: { unknownQueryParameters: 'ignore', checkResponses: true },
       plans,

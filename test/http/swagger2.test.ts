@@ -88,7 +88,7 @@ describe('a Swagger 2.0 document with what the converter cannot carry over', () 
       ...DEFAULT_CONFIG,
       spec: 'test/documents/swagger2-located.yaml',
       fixtures: null,
-      log: { level: 'silent' },
+      log: { level: 'silent', format: 'json' },
     });
     const sandbox = await createSandbox(config, { onProgress: (e) => e.phase === 'warning' && warnings.push(e.message) });
     expect(warnings).toEqual(

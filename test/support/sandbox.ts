@@ -20,7 +20,7 @@ export function testConfig(overrides: Overrides = {}): SandboxConfig {
   const base = {
     ...DEFAULT_CONFIG,
     adminToken: ADMIN_TOKEN,
-    log: { level: 'silent' },
+    log: { level: 'silent', format: 'json' },
     clock: { frozenAt: START },
     validation: { unknownQueryParameters: 'ignore', checkResponses: true },
   };
