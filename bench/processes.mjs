@@ -66,6 +66,7 @@ const SANDBOX_ENV = [
   'HOST',
   'SANDBOX_SEED',
   'SANDBOX_ADMIN_TOKEN',
+  'SANDBOX_NO_ADMIN',
   'SANDBOX_CACHE_DIR',
 ];
 
@@ -103,6 +104,10 @@ export function startServer(name, args, command = process.execPath, how = {}) {
   const fd = openSync(logFile, 'w');
   const env = { ...process.env };
   for (const key of [...SANDBOX_ENV, ...STARTUP_ENV]) delete env[key];
+  // A sandbox on loopback makes itself an admin token when given none (and then keeps a journal):
+  // the rows without an admin token measure the sandbox without its admin API, as they always have
+  // (a checkout older than that choice ignores the variable).
+  if (command === process.execPath && !args.includes('--admin-token')) env.SANDBOX_NO_ADMIN = '1';
   Object.assign(env, how.env);
   const [program, argv] = pinnedCommand(command, args, how.pinned === true);
   const spawnedAt = performance.now();

@@ -13,6 +13,7 @@ import { stateModel } from '../resources/model.js';
 import { DEFAULT_CONFIG } from '../config/defaults.js';
 import type { FileWatch } from './watch-files.js';
 import { reloadLog } from './reload-log.js';
+import { adminLines, chooseAdmin } from './admin-default.js';
 import { missingReferences } from '../openapi/load-document.js';
 
 const HELP = `understudy: a spec-driven sandbox server
@@ -34,7 +35,9 @@ Options:
   --port N             port to listen on (env PORT; default 4010; 0 picks a free one)
   --host HOST          address to listen on (env HOST; default 127.0.0.1)
   --seed N             seed for fixtures and generated answers (env SANDBOX_SEED; default 1)
-  --admin-token TOKEN  enables the admin API under /__sandbox (env SANDBOX_ADMIN_TOKEN)
+  --admin-token TOKEN  enables the admin API under /__sandbox (env SANDBOX_ADMIN_TOKEN); on loopback
+                       without one, a token is made for the start and printed
+  --no-admin           never enable the admin API, even on loopback (env SANDBOX_NO_ADMIN=1)
   --log-format FORMAT  pretty (a short line per request, for a person) or json (env SANDBOX_LOG_FORMAT;
                        default: pretty when standard output is a terminal, json otherwise)
   --watch              reload when a file served or the config changes (default when stdout is a terminal)
@@ -42,8 +45,8 @@ Options:
   -v, --version        print the version
   -h, --help           show this help
 
-In a browser: /docs is the API's interactive documentation, with a key of the visitor's own; with an
-admin token, /__sandbox/console shows the live journal, keys, clock, workspaces and rules.
+In a browser: /docs is the API's interactive documentation, with a key of the visitor's own; with the
+admin API on, /__sandbox/console shows the live journal, keys, clock, workspaces and rules.
 /__sandbox/health/live and /__sandbox/health/ready answer without a token (for a load balancer).
 
 Precedence: defaults < config file < environment < flags.
@@ -97,6 +100,7 @@ async function main(): Promise<number> {
         host: { type: 'string' },
         seed: { type: 'string' },
         'admin-token': { type: 'string' },
+        'no-admin': { type: 'boolean' },
         'log-format': { type: 'string' },
         redis: { type: 'string' },
         watch: { type: 'boolean' },
@@ -119,6 +123,7 @@ async function main(): Promise<number> {
     process.stdout.write(`understudy ${version()}\n`);
     return 0;
   }
+  const noAdmin = values['no-admin'] === true || (process.env.SANDBOX_NO_ADMIN ?? '') !== '';
   let sandbox;
   let config;
   const report = startupReport(
@@ -138,13 +143,21 @@ async function main(): Promise<number> {
     logFormat: values['log-format'],
     redis: values.redis,
   };
+  let admin;
   try {
-    config = await loadConfig(flags, process.env);
-    // A reload reads the config again the same way (its file, the environment, the same flags).
+    const loaded = await loadConfig(flags, process.env);
+    if (noAdmin && loaded.adminToken !== null)
+      throw new Error('--no-admin (or SANDBOX_NO_ADMIN) and an admin token contradict each other: give one');
+    admin = chooseAdmin(loaded, noAdmin);
+    config = admin.config;
+    // A reload reads the config again the same way (its file, the environment, the same flags), and
+    // keeps the token made for this start.
+    const made = admin.generated;
     const configFile = flags.config ?? process.env.SANDBOX_CONFIG;
     sandbox = await createSandbox(config, {
       onProgress: report.onProgress,
-      reloadConfig: () => loadConfig(flags, process.env),
+      reloadConfig: async () =>
+        chooseAdmin(await loadConfig(flags, process.env), noAdmin, made === undefined ? undefined : () => made).config,
       ...(configFile === undefined ? {} : { configFile: resolve(configFile) }),
     });
   } catch (error) {
@@ -175,9 +188,7 @@ async function main(): Promise<number> {
     `understudy: serving ${sandbox.model.title} ${sandbox.model.version} at http://${host}:${port}${sandbox.basePath}\n`,
   );
   if (config.pages.docs !== null) process.stdout.write(`understudy: docs at http://${host}:${port}${config.pages.docs}\n`);
-  if (config.adminToken !== null && config.pages.console) {
-    process.stdout.write(`understudy: console at http://${host}:${port}/__sandbox/console\n`);
-  }
+  process.stdout.write(adminLines(config, admin.generated, `http://${host}:${port}`));
   if (config.redis.url !== null) {
     process.stdout.write(`understudy: state shared with every replica on ${safeUrl(config.redis.url)} (prefix ${config.redis.prefix})\n`);
   }
