@@ -22,14 +22,14 @@ export interface AdminCapabilities {
   /** Back to the seeded state: store, issued keys, counters, bans, clock, journal and rules. */
   readonly reset: () => Promise<void>;
   readonly clocks: Pick<WorkspaceClocks, 'of' | 'forget'>;
-  readonly keys: Pick<KeyRegistry, 'issue' | 'find' | 'byId' | 'inWorkspace' | 'list'>;
+  readonly keys: Pick<KeyRegistry, 'issue' | 'find' | 'byId' | 'byName' | 'inWorkspace' | 'list'>;
   /** The configured plans' names (a reload may change them). */
   readonly plans: () => readonly string[];
   /** Reads the document, its `$ref`'d files, the fixtures and the config again, and swaps the result in. */
   readonly reload: () => Promise<ReloadOutcome>;
   /** The generation serving, its files, and the last reload. */
   readonly status: () => SandboxStatus;
-  readonly limiter: Pick<Limiter, 'inspect'>;
+  readonly limiter: Pick<Limiter, 'inspect' | 'forget'>;
   /** The request journal: listed, queried, verified, streamed, exported and cleared. */
   readonly journal: JournalCapability;
   /** The admin rules: created, listed, read, deleted and cleared. */
@@ -46,6 +46,17 @@ export interface AdminCapabilities {
 export type AdminHandler = (input: ValidInput) => Promise<SandboxResponse>;
 
 const ok = (body: unknown, status = 200): SandboxResponse => ({ status, headers: {}, body });
+
+const noSuchKey = (): SandboxResponse => {
+  const error = errorBody('resource_not_found', 'No key has this value, id or name');
+  return { status: error.status, headers: {}, body: error };
+};
+
+/** A key as inspection shows it: its id, its name when it has one, its plan, windows and ban. */
+async function inspected(c: AdminCapabilities, record: ApiKeyRecord): Promise<object> {
+  const windows = await c.limiter.inspect(record, c.clocks.of(record.workspace).now());
+  return { id: record.id, ...(record.name === undefined ? {} : { name: record.name }), ...windows };
+}
 
 /**
  * The admin operations, by the operationId `openapi/admin.yaml` gives them. The document has
@@ -73,17 +84,12 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
       const named = input.query.workspace as string | undefined;
       const listed = c.keys.list().filter(({ record }) => named === undefined || record.workspace === named);
       const keys = await Promise.all(
-        listed.map(async ({ record, configured }) => ({
-          id: record.id,
-          ...(await c.limiter.inspect(record, c.clocks.of(record.workspace).now())),
-          workspace: record.workspace,
-          configured,
-        })),
+        listed.map(async ({ record, configured }) => ({ ...(await inspected(c, record)), workspace: record.workspace, configured })),
       );
       return ok({ keys });
     },
     issueKey: async (input) => {
-      const { plan, workspace: named } = input.body as { readonly plan: string; readonly workspace?: string };
+      const { plan, workspace: named, name } = input.body as { readonly plan: string; readonly workspace?: string; readonly name?: string };
       const plans = c.plans().join(', ');
       const problems = [
         ...(c.plans().includes(plan) ? [] : [{ location: 'body.plan', message: `must be one of ${plans}` }]),
@@ -93,19 +99,25 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
         const error = errorBody('validation_failed', `Invalid key request: ${problems.map((p) => p.location).join(', ')}`, problems);
         return { status: error.status, headers: {}, body: error };
       }
-      // Without a workspace named, the key gets a private one of its own.
-      const workspace = named ?? (await c.workspaces.create());
-      const issued = c.keys.issue(plan, workspace);
-      return ok({ key: issued.key, plan, id: issued.record.id, workspace }, 201);
-    },
-    inspectKey: async (input) => {
-      const presented = input.path.key as string;
-      const record: ApiKeyRecord | undefined = namedKey(c.keys, presented);
-      if (!record) {
-        const error = errorBody('resource_not_found', 'No such key');
+      // A name says which key is meant wherever the admin API takes one: two keys cannot share it.
+      if (name !== undefined && c.keys.byName(name) !== undefined) {
+        const error = errorBody('resource_exists', `Another key is named ${JSON.stringify(name)}`);
         return { status: error.status, headers: {}, body: error };
       }
-      return ok({ id: record.id, ...(await c.limiter.inspect(record, c.clocks.of(record.workspace).now())) });
+      // Without a workspace named, the key gets a private one of its own.
+      const workspace = named ?? (await c.workspaces.create());
+      const issued = c.keys.issue(plan, workspace, name);
+      return ok({ ...(name === undefined ? {} : { name }), key: issued.key, plan, id: issued.record.id, workspace }, 201);
+    },
+    inspectKey: async (input) => {
+      const record = namedKey(c.keys, input.path.key as string);
+      return record ? ok(await inspected(c, record)) : noSuchKey();
+    },
+    resetKey: async (input) => {
+      const record = namedKey(c.keys, input.path.key as string);
+      if (!record) return noSuchKey();
+      await c.limiter.forget([record.id]);
+      return ok(await inspected(c, record));
     },
     getStatus: () => Promise.resolve(ok(c.status())),
     getModel: () => Promise.resolve(ok(stateModel(c.api().model))),

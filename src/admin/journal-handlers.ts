@@ -21,7 +21,7 @@ export type JournalCapability = Pick<Journal, 'entries' | 'records' | 'view' | '
  */
 export interface JournalHandlerCapabilities {
   readonly journal: JournalCapability;
-  readonly keys: Pick<KeyRegistry, 'find' | 'byId'>;
+  readonly keys: Pick<KeyRegistry, 'find' | 'byId' | 'byName'>;
   readonly api: () => Generation;
 }
 

@@ -15,7 +15,7 @@ export interface RuleHandlerCapabilities {
   readonly rules: Pick<RuleStore, 'add' | 'list' | 'get' | 'remove' | 'clear' | 'size'>;
   /** The served API (not the admin API): rules name its operations, statuses and examples. */
   readonly api: () => Generation;
-  readonly keys: Pick<KeyRegistry, 'find' | 'byId' | 'inWorkspace'>;
+  readonly keys: Pick<KeyRegistry, 'find' | 'byId' | 'byName' | 'inWorkspace'>;
   /** Rules may be scoped to a workspace that exists. */
   readonly workspaces: Pick<Workspaces, 'has'>;
 }

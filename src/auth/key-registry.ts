@@ -6,6 +6,8 @@ import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 export interface ApiKeyRecord {
   /** A stable, non-secret name for the key, safe to log: `key_1a2b3c4d`. */
   readonly id: string;
+  /** What people call the key (`demo-free`, `checkout-tests`), when it was given a name: safe to show. */
+  readonly name?: string;
   readonly plan: string;
   /** The workspace the key works in. */
   readonly workspace: string;
@@ -63,25 +65,40 @@ export class KeyRegistry {
 
   private addConfigured(): void {
     for (const configured of this.initial) {
-      const record = this.add(configured.key, configured.plan, configured.workspace ?? DEFAULT_WORKSPACE, configured.scopes);
+      const record = this.add(
+        configured.key,
+        configured.plan,
+        configured.workspace ?? DEFAULT_WORKSPACE,
+        configured.scopes,
+        configured.name,
+      );
       if (configured.username !== undefined && configured.password !== undefined) {
         this.byBasic.set(digest(`${configured.username}:${configured.password}`), record);
       }
     }
   }
 
-  add(key: string, plan: string, workspace: string = DEFAULT_WORKSPACE, scopes?: readonly string[]): ApiKeyRecord {
+  add(key: string, plan: string, workspace: string = DEFAULT_WORKSPACE, scopes?: readonly string[], name?: string): ApiKeyRecord {
     const d = digest(key);
     const id = `key_${d.slice(0, 12)}`;
-    const record: ApiKeyRecord = scopes === undefined ? { id, plan, workspace } : { id, plan, workspace, scopes: [...scopes] };
+    const record: ApiKeyRecord = {
+      id,
+      ...(name === undefined ? {} : { name }),
+      plan,
+      workspace,
+      ...(scopes === undefined ? {} : { scopes: [...scopes] }),
+    };
     this.byDigest.set(d, record);
     return record;
   }
 
-  /** Issues a fresh random key on a plan, working in a workspace (the shared default one when none is named). */
-  issue(plan: string, workspace: string = DEFAULT_WORKSPACE): { readonly key: string; readonly record: ApiKeyRecord } {
+  /**
+   * Issues a fresh random key on a plan, working in a workspace (the shared default one when none is
+   * named), with a name when one is given (the caller checks it is not taken: `byName`).
+   */
+  issue(plan: string, workspace: string = DEFAULT_WORKSPACE, name?: string): { readonly key: string; readonly record: ApiKeyRecord } {
     const key = `sk_${plan}_${randomBytes(18).toString('base64url')}`;
-    return { key, record: this.add(key, plan, workspace) };
+    return { key, record: this.add(key, plan, workspace, undefined, name) };
   }
 
   /** The keys issued since the start (not the configured ones), as digests: what a data file keeps across a restart. */
@@ -129,6 +146,12 @@ export class KeyRegistry {
   /** The record with this safe id (`key_…`), for the admin API. */
   byId(id: string): ApiKeyRecord | undefined {
     for (const record of this.byDigest.values()) if (record.id === id) return record;
+    return undefined;
+  }
+
+  /** The key with this name (names are unique: the config and `issue`'s callers see to it). */
+  byName(name: string): ApiKeyRecord | undefined {
+    for (const record of this.byDigest.values()) if (record.name === name) return record;
     return undefined;
   }
 

@@ -220,6 +220,13 @@ export function checkConfig(tree: Tree, validate: ValidateFunction = compiledVal
     if (seen.has(key)) throw invalid(`keys.${index}.key`, 'is listed twice');
     seen.add(key);
   }
+  // A name says which key is meant wherever the admin API takes one.
+  const names = new Set<string>();
+  for (const [index, { name }] of config.keys.entries()) {
+    if (name === undefined) continue;
+    if (names.has(name)) throw invalid(`keys.${index}.name`, 'is listed twice');
+    names.add(name);
+  }
   // A basic user-id names one key: two keys with the same username would make the password decide
   // which plan a request is counted against.
   const users = new Set<string>();

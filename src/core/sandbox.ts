@@ -14,6 +14,7 @@ import type { Generation } from '../generation/generation.js';
 import { Journal, toJournalEntry } from '../journal/journal.js';
 import { redactionFor, type Redaction } from '../journal/redaction.js';
 import { Limiter } from '../limits/limiter.js';
+import { banHint } from './ban-hint.js';
 import { RuleStore } from '../rules/rule-store.js';
 import { answerHeaders } from '../answers/answer-headers.js';
 import { apiSurface } from '../pipeline/api-surface.js';
@@ -105,7 +106,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   served.keptSeed?.save();
   const keys = new KeyRegistry(config.keys);
   const tokens = new TokenStore();
-  const limiter = new Limiter(config.plans, config.bans, backend.counters);
+  const limiter = new Limiter(config.plans, config.bans, backend.counters, banHint(config.adminToken !== null));
   const journal = new Journal(config.journalSize, journalRedaction(config, model));
   // The journal's readers are the admin API and the console (and, on Redis, the other replicas'):
   // with neither, nothing could ever read it, and it is not kept (an admin token takes a restart).
@@ -403,6 +404,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       response,
       operationId: operation?.id,
       keyId: caller?.keyId,
+      keyName: caller?.keyName,
       workspace: caller?.workspace ?? DEFAULT_WORKSPACE,
       durationMs: performance.now() - started,
       ...failure,
@@ -514,6 +516,6 @@ function tokenResult(req: SandboxRequest, answer: TokenAnswer, generation: strin
   return {
     response: { ...response, headers: answerHeaders({ own: response.headers, requestId: req.id, generation, hasBody: true }) },
     operation: undefined,
-    caller: key && { client: key, keyId: key.id, workspace: key.workspace },
+    caller: key && { client: key, keyId: key.id, keyName: key.name, workspace: key.workspace },
   };
 }

@@ -42,6 +42,8 @@ export interface JournalEntry {
   readonly operationId?: string;
   /** The key's safe id, never the key. */
   readonly keyId?: string;
+  /** The key's name (`demo-free`), when it has one. */
+  readonly keyName?: string;
   /** The caller's workspace. */
   readonly workspace: string;
   readonly status: number;
@@ -181,6 +183,7 @@ export function buildEntry(record: JournalRecord, r: Redaction): JournalEntry {
     query: redactPairs(request.query, r.query, r),
     ...(exchange.operationId === undefined ? {} : { operationId: exchange.operationId }),
     ...(exchange.keyId === undefined ? {} : { keyId: exchange.keyId }),
+    ...(exchange.keyName === undefined ? {} : { keyName: exchange.keyName }),
     workspace: exchange.workspace,
     status: response.status,
     ...(code === undefined ? {} : { code }),

@@ -80,6 +80,7 @@ function custom(entry: JournalEntry): Record<string, unknown> {
     sandboxTime: new Date(entry.time).toISOString(),
     ...(entry.operationId === undefined ? {} : { operationId: entry.operationId }),
     ...(entry.keyId === undefined ? {} : { keyId: entry.keyId }),
+    ...(entry.keyName === undefined ? {} : { keyName: entry.keyName }),
     // The status the sandbox meant to answer, when a fault kept it from the client (`response.status` 0).
     ...(entry.received?.kind === 'nothing' ? { status: entry.status } : {}),
     ...(entry.code === undefined ? {} : { code: entry.code }),

@@ -38,6 +38,7 @@ export function toJournalEntry(exchange: Exchange, time: number, wallTime: numbe
     response: exchange.response,
     operationId: exchange.operationId,
     keyId: exchange.keyId,
+    keyName: exchange.keyName,
     workspace: exchange.workspace,
     durationMs: exchange.durationMs,
     requestBody: cut ? Buffer.from(requestBody.subarray(0, KEPT_BODY_BYTES)) : requestBody,

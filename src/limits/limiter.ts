@@ -49,10 +49,15 @@ export class Limiter {
   /** Each compiled policy's plan, so a client still counted under a replaced one is answered by it. */
   private readonly byPolicy = new WeakMap<LimitPolicy, CompiledPlan>();
 
+  /**
+   * `clearing` says how a banned client's ban can be cleared before it ends, appended to the ban's
+   * message (`; an admin clears it: POST …`): the sandbox knows whether it has an admin API.
+   */
   constructor(
     private plans: Readonly<Record<string, PlanLimits>>,
     private bans: BanPolicy,
     private readonly counters: CounterStore,
+    private readonly clearing: (client: Client) => string = () => '',
   ) {}
 
   /**
@@ -72,11 +77,11 @@ export class Limiter {
   take(client: Client, now: number): Awaitable<LimitVerdict> {
     const plan = this.planOf(client.plan);
     const outcome = this.counters.take(client.id, plan.policy, now);
-    return outcome instanceof Promise ? outcome.then((o) => this.verdict(plan, o, now)) : this.verdict(plan, outcome, now);
+    return outcome instanceof Promise ? outcome.then((o) => this.verdict(client, plan, o, now)) : this.verdict(client, plan, outcome, now);
   }
 
-  private verdict(current: CompiledPlan, outcome: TakeOutcome, now: number): LimitVerdict {
-    const judged = this.judged(current, outcome, now);
+  private verdict(client: Client, current: CompiledPlan, outcome: TakeOutcome, now: number): LimitVerdict {
+    const judged = this.judged(client, current, outcome, now);
     if (outcome.degraded === undefined) return judged;
     // Decided without the shared counters: the answer says how (`closed` refuses everything, 503).
     const headers = { ...judged.headers, 'x-sandbox-limits': outcome.degraded };
@@ -89,7 +94,7 @@ export class Limiter {
     };
   }
 
-  private judged(current: CompiledPlan, { kind, state }: TakeOutcome, now: number): LimitVerdict {
+  private judged(client: Client, current: CompiledPlan, { kind, state }: TakeOutcome, now: number): LimitVerdict {
     // The plan the client's window is counted under (the one before a reload, until its window ends).
     const plan = state.policy ? this.planFor(state.policy, current) : current;
     const limits = plan.policy.limits;
@@ -100,7 +105,7 @@ export class Limiter {
       return {
         admitted: false,
         code: 'key_banned',
-        message: `Banned for repeated requests after 429 responses; retry in ${retry} s`,
+        message: `Banned for repeated requests after 429 responses; retry in ${retry} s${this.clearing(client)}`,
         headers: { ...this.headers(plan, state, now, state.bannedUntil), 'retry-after': String(retry) },
       };
     }
@@ -110,7 +115,7 @@ export class Limiter {
     const full = WINDOWS.flatMap((w, i) =>
       (state.windows[i]?.count ?? 0) >= (limits[i] ?? Infinity) ? [`${limits[i]} requests per ${w.name}`] : [],
     );
-    const message = `Rate limit of ${full.join(' and ')} exceeded${banned ? `; banned for ${plan.policy.banMs / 1000} s` : ''}`;
+    const message = `Rate limit of ${full.join(' and ')} exceeded${banned ? `; banned for ${plan.policy.banMs / 1000} s${this.clearing(client)}` : ''}`;
     return {
       admitted: false,
       code: 'rate_limited',

@@ -67,7 +67,7 @@ export function apiSurface(capabilities: ApiCapabilities): Surface {
       const counted = auth.kind === 'anonymous' ? anyKey() : auth;
       const key = counted.kind === 'anonymous' ? undefined : counted.key;
       const caller: Caller = key
-        ? { client: key, keyId: key.id, workspace: key.workspace }
+        ? { client: key, keyId: key.id, keyName: key.name, workspace: key.workspace }
         : { client: { id: `address:${clientAddress}`, plan: settings.anonymousPlan }, keyId: undefined, workspace: DEFAULT_WORKSPACE };
       return { caller, rejection: auth.kind === 'rejected' ? auth : undefined };
     },

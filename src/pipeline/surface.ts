@@ -16,6 +16,8 @@ export interface Caller {
   readonly client: Client;
   /** The key's safe id when a valid key was sent. */
   readonly keyId: string | undefined;
+  /** The key's name, when it has one. */
+  readonly keyName?: string | undefined;
   /** The workspace whose records and clock the request uses. */
   readonly workspace: string;
 }

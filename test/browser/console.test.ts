@@ -116,7 +116,9 @@ describe('the admin console in a real browser', () => {
     expect(elapsed).toBeLessThan(1_000);
 
     const cells = await row.locator('td').allTextContents();
-    expect(cells.slice(1, 6)).toEqual(['GET', '/v1/pets?limit=1', '200', 'listPets', demoFree]);
+    // The key by its name, its id a hover away.
+    expect(cells.slice(1, 6)).toEqual(['GET', '/v1/pets?limit=1', '200', 'listPets', 'demo-free']);
+    expect(await row.locator('td.key').getAttribute('title')).toBe(demoFree);
     // Its redacted request and answer, a click away.
     await row.click();
     const detail = page.locator(`#journal tr[data-detail-for="${id}"]`);
@@ -125,6 +127,42 @@ describe('the admin console in a real browser', () => {
     expect(text).toContain('authorization: Bearer [redacted]');
     expect(text).not.toContain('demo-free');
     expect(text).toContain('"name": "Gracie"');
+  });
+
+  it('signs in from the URL the start prints (#token=…), and takes the token out of the address bar', async () => {
+    const watched = await watchedPage(browser, DESKTOP);
+    contexts.push(watched.page.context());
+    const { page } = watched;
+    await page.goto(`${origin}/__sandbox/console#token=${TOKEN}`);
+    await page.locator('#app').waitFor();
+    expect(page.url()).toBe(`${origin}/__sandbox/console`);
+    expect(await page.evaluate(() => sessionStorage.getItem('understudy.adminToken'))).toBe(TOKEN);
+    // The fragment never reached the sandbox: no request carried it.
+    expect(watched.seen.requests.some((r) => r.includes('token='))).toBe(false);
+  });
+
+  it('shows each key by its name, and lets a banned key in again with one click', async () => {
+    const issued = await fetch(`${origin}/__sandbox/keys`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ plan: 'free', name: 'locked-out' }),
+    });
+    const { key, id } = (await issued.json()) as { key: string; id: string };
+    for (let i = 0; i < 81; i++)
+      await (await fetch(`${origin}/v1/pets?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).arrayBuffer();
+
+    const { page } = await openSignedIn(DESKTOP);
+    const row = page.locator(`#keys tr[data-key-id="${id}"]`);
+    await row.waitFor();
+    expect(await row.locator('.key-name').textContent()).toBe('locked-out');
+    expect(await page.locator(`#keys tr[data-key-id="${demoFree}"] .key-name`).textContent()).toBe('demo-free');
+    await expect.poll(() => row.locator('td[data-label="Ban"]').textContent(), WAIT).toContain('banned');
+
+    await row.locator(`[data-clear-key="${id}"]`).click();
+    await expect.poll(() => row.locator('td[data-label="Ban"]').textContent(), WAIT).toContain('not banned');
+    expect(await row.locator('[data-clear-key]').count()).toBe(0);
+    const res = await fetch(`${origin}/v1/pets?limit=1`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
   });
 
   it("moves a key's reset time when the clock is advanced an hour from the console", async () => {

@@ -20,6 +20,7 @@ const EXPECTED = [
   'GET /keys listKeys',
   'POST /keys issueKey',
   'GET /keys/{key} inspectKey',
+  'POST /keys/{key}/reset resetKey',
   'GET /metrics getMetrics',
   'GET /requests listRequests',
   'DELETE /requests clearRequests',

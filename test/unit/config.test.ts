@@ -65,6 +65,14 @@ describe('loadConfig', () => {
     await expect(loadConfig({ config: await configFile(text) }, {})).rejects.toThrow(field);
   });
 
+  it('takes the log format from the file, SANDBOX_LOG_FORMAT and --log-format, in that order, and refuses another', async () => {
+    const file = await configFile('log: { format: pretty }\n');
+    expect((await loadConfig({ config: file }, {})).log).toEqual({ level: 'info', format: 'pretty' });
+    expect((await loadConfig({ config: file }, { SANDBOX_LOG_FORMAT: 'json' })).log.format).toBe('json');
+    expect((await loadConfig({ config: file, logFormat: 'pretty' }, { SANDBOX_LOG_FORMAT: 'json' })).log.format).toBe('pretty');
+    await expect(loadConfig({ logFormat: 'colour' }, {})).rejects.toThrow('log.format must be equal to one of the allowed values');
+  });
+
   it('stops on a bad number in the environment or flags, naming it', async () => {
     await expect(loadConfig({}, { PORT: 'eighty' })).rejects.toThrow('PORT');
     await expect(loadConfig({ seed: '1.5' }, {})).rejects.toThrow('--seed');

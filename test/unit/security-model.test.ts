@@ -96,6 +96,15 @@ describe('keys in the configuration', () => {
       ],
       'keys.1.username is listed twice',
     ],
+    [
+      [
+        { key: 'k1', plan: 'free', name: 'checkout' },
+        { key: 'k2', plan: 'free', name: 'checkout' },
+      ],
+      'keys.1.name is listed twice',
+    ],
+    [[{ key: 'k1', plan: 'free', name: 'two\nlines' }], 'keys.0.name'],
+    [[{ key: 'k1', plan: 'free', name: '' }], 'keys.0.name'],
   ])('refuses %j, naming %s', (keys, field) => {
     expect(() => checkConfig(withKeys(keys))).toThrow(field);
   });

@@ -149,7 +149,11 @@
 
   async function signIn(event) {
     event.preventDefault();
-    const value = $('token-input').value.trim();
+    await signInWith($('token-input').value.trim());
+  }
+
+  /** Checks a token against the admin API, then keeps it for this tab and starts. */
+  async function signInWith(value) {
     if (!value) return;
     $('token-submit').disabled = true;
     show('token-error', '');
@@ -278,23 +282,42 @@
       ...keys.map((key) => {
         const windows = Object.fromEntries(key.windows.map((w) => [w.window, w]));
         const banned = key.bannedUntil !== null && (now === null || key.bannedUntil > now);
+        // A key locked out (banned, or a window spent) is let in again with one click.
+        const locked = banned || key.windows.some((w) => w.remaining === 0);
+        const clear = locked
+          ? el('button', {
+              type: 'button',
+              className: 'button button-small',
+              'data-clear-key': key.id,
+              text: 'Clear',
+              title: 'Forget this key’s counters and ban',
+            })
+          : null;
         const ban = banned
           ? el(
               'td',
               { className: 'bad', 'data-label': 'Ban', 'data-banned-until': key.bannedUntil },
               'banned',
               el('span', { className: 'sub', text: `ends in ${duration(key.bannedUntil - (now || 0))}` }),
+              clear,
             )
           : el(
               'td',
               { 'data-label': 'Ban' },
               'not banned',
               el('span', { className: 'sub', text: `${key.refusalsThisMinute} / ${key.banThreshold} refusals this minute` }),
+              clear,
             );
         return el(
           'tr',
           { 'data-key-id': key.id },
-          el('td', {}, el('code', { text: key.id }), el('span', { className: 'sub', text: key.configured ? 'configured' : 'issued' })),
+          el(
+            'td',
+            {},
+            key.name ? el('strong', { className: 'key-name', text: key.name }) : null,
+            el('code', { text: key.id }),
+            el('span', { className: 'sub', text: key.configured ? 'configured' : 'issued' }),
+          ),
           el('td', { 'data-label': 'Plan', text: key.plan }),
           el('td', { 'data-label': 'Workspace' }, el('code', { text: key.workspace })),
           windows.minute ? gauge(windows.minute) : el('td'),
@@ -433,7 +456,7 @@
       el('td', { className: 'path', text: target, title: target }),
       el('td', { className: 'status-cell' }, el('span', { className: `status ${family}`, text: entry.status, title: entry.code })),
       el('td', { className: 'operation', text: entry.operationId || '—' }),
-      el('td', { className: 'key', text: entry.keyId || '—' }),
+      el('td', { className: 'key', text: entry.keyName || entry.keyId || '—', title: entry.keyName ? entry.keyId : null }),
       el('td', {
         className: 'num latency',
         text: `${latency.toFixed(1)} ms`,
@@ -640,7 +663,8 @@
     if (!(target instanceof window.Element)) return;
     const button = target.closest('button');
     if (button) {
-      const { advance, deleteRule, wsReset, wsDelete, preset } = button.dataset;
+      const { advance, deleteRule, wsReset, wsDelete, preset, clearKey } = button.dataset;
+      if (clearKey) return void act(button, 'keys-error', () => api(`keys/${encodeURIComponent(clearKey)}/reset`, 'POST'));
       if (advance)
         return void act(button, 'clock-error', async () =>
           renderClock((await api('clock', 'POST', { advanceSeconds: Number(advance) })).now),
@@ -710,7 +734,14 @@
 
   wire();
   $('rule-json').value = JSON.stringify(PRESETS.respond);
+  // The start prints the console's URL with the token in its fragment (`#token=…`): a fragment never
+  // reaches a server or a log. It is taken once and removed from the address bar and the history.
+  const given = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (given) window.history.replaceState(null, '', location.pathname + location.search);
   const kept = storage.get();
-  if (kept) start(kept);
+  if (given) {
+    signOut('');
+    void signInWith(given);
+  } else if (kept) start(kept);
   else signOut('');
 })();
