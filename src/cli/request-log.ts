@@ -20,8 +20,12 @@ export interface LogOutput {
  * The output for the configured format: `auto` is pretty on a terminal (a person watches) and JSON
  * otherwise (a file or a log shipper reads); colour only in the pretty format, as `colorWanted` says.
  */
-export function logOutput(format: 'auto' | 'pretty' | 'json', tty: boolean, env: Readonly<Record<string, string | undefined>>): LogOutput {
-  const chosen = format === 'auto' ? (tty ? 'pretty' : 'json') : format;
+export function logOutput(
+  format: 'auto' | 'pretty' | 'json',
+  tty: boolean | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): LogOutput {
+  const chosen = format === 'auto' ? (tty === true ? 'pretty' : 'json') : format;
   return { format: chosen, color: chosen === 'pretty' && colorWanted(env, tty) };
 }
 

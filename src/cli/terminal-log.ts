@@ -179,11 +179,12 @@ export function terminalMessage(jsonLine: string, color: boolean): string {
  * Whether the pretty log is coloured. On a terminal, unless `NO_COLOR` is set to anything
  * (https://no-color.org); `FORCE_COLOR`, read as Node reads it, wins over both: `0` or `false` turns
  * colour off, any other value turns it on, even when standard output is not a terminal
- * (`understudy --log-format pretty | less -R`). Either variable set empty counts as unset.
+ * (`understudy --log-format pretty | less -R`). Either variable set empty counts as unset. `tty` is
+ * `process.stdout.isTTY`, which is undefined rather than false off a terminal, whatever its type says.
  */
-export function colorWanted(env: Readonly<Record<string, string | undefined>>, tty: boolean): boolean {
+export function colorWanted(env: Readonly<Record<string, string | undefined>>, tty: boolean | undefined): boolean {
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  return tty;
+  return tty === true;
 }

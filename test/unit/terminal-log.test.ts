@@ -225,9 +225,11 @@ describe('terminalMessage', () => {
 
 describe('the log’s output', () => {
   it('colours only on a terminal, unless NO_COLOR is set to anything; FORCE_COLOR wins either way', () => {
-    const table: [Record<string, string>, boolean, boolean][] = [
+    // Off a terminal, process.stdout.isTTY is undefined, not false.
+    const table: [Record<string, string>, boolean | undefined, boolean][] = [
       [{}, true, true],
       [{}, false, false],
+      [{}, undefined, false],
       [{ NO_COLOR: '1' }, true, false],
       [{ NO_COLOR: '' }, true, true],
       [{ FORCE_COLOR: '0' }, true, false],
@@ -242,6 +244,8 @@ describe('the log’s output', () => {
   it('is pretty on a terminal and JSON otherwise, unless the format is given; JSON is never coloured', () => {
     expect(logOutput('auto', true, {})).toEqual({ format: 'pretty', color: true });
     expect(logOutput('auto', false, {})).toEqual({ format: 'json', color: false });
+    expect(logOutput('auto', undefined, {})).toEqual({ format: 'json', color: false });
+    expect(logOutput('pretty', undefined, {})).toEqual({ format: 'pretty', color: false });
     expect(logOutput('pretty', false, {})).toEqual({ format: 'pretty', color: false });
     expect(logOutput('pretty', true, { NO_COLOR: '1' })).toEqual({ format: 'pretty', color: false });
     expect(logOutput('json', true, { FORCE_COLOR: '1' })).toEqual({ format: 'json', color: false });
