@@ -68,6 +68,8 @@ const SANDBOX_ENV = [
   'SANDBOX_ADMIN_TOKEN',
   'SANDBOX_NO_ADMIN',
   'SANDBOX_CACHE_DIR',
+  // The log format: the bench measures the JSON log (its output is a file), whatever the caller's shell says.
+  'SANDBOX_LOG_FORMAT',
 ];
 
 /**

@@ -6,7 +6,7 @@ import { loadConfig, type ConfigFlags } from '../config/load-config.js';
 import { createSandbox } from '../core/sandbox.js';
 import { createSandboxServer, drain } from '../http/server.js';
 import { safeUrl } from '../replicas/safe-url.js';
-import { requestLogger } from './request-log.js';
+import { logOutput, requestLogger } from './request-log.js';
 import { startupReport } from './startup-report.js';
 import { explain, stateSummary } from './explain.js';
 import { stateModel } from '../resources/model.js';
@@ -164,7 +164,8 @@ async function main(): Promise<number> {
     process.stderr.write(`understudy: cannot start: ${(error as Error).message}\n`);
     return 1;
   }
-  const { log, logger, flush } = requestLogger(config.log.level);
+  const output = logOutput(config.log.format, process.stdout.isTTY, process.env);
+  const { log, logger, flush } = requestLogger(config.log.level, { ...output, redaction: sandbox.redaction });
   sandbox.onExchange(log);
   // Reload outcomes go through the reload log: a failure repeated is one line and a count.
   const reloads = reloadLog((level, message) => logger[level](message));

@@ -73,6 +73,11 @@ export interface Sandbox {
   reload(): Promise<ReloadOutcome>;
   /** The generation serving, its files, the last reload. */
   status(): SandboxStatus;
+  /**
+   * What the journal redacts as of the last reload (the document's credential names, the config's
+   * secrets): the request log shows a query string redacted the same way.
+   */
+  readonly redaction: () => Redaction;
   /** Stops: the store's acknowledged changes made durable, its files and connections closed. */
   close(): Promise<void>;
 }
@@ -107,7 +112,8 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const keys = new KeyRegistry(config.keys);
   const tokens = new TokenStore();
   const limiter = new Limiter(config.plans, config.bans, backend.counters, banHint(config.adminToken !== null));
-  const journal = new Journal(config.journalSize, journalRedaction(config, model));
+  let redaction = journalRedaction(config, model);
+  const journal = new Journal(config.journalSize, redaction);
   // The journal's readers are the admin API and the console (and, on Redis, the other replicas'):
   // with neither, nothing could ever read it, and it is not kept (an admin token takes a restart).
   const journaled = config.adminToken !== null || config.redis.url !== null;
@@ -220,7 +226,8 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     limiter.setPlans(conf.plans, conf.bans);
     keys.setConfigured(conf.keys);
     workspaces.addConfigured(configuredWorkspaces(conf));
-    journal.setRedaction(journalRedaction(conf, from.model));
+    redaction = journalRedaction(conf, from.model);
+    journal.setRedaction(redaction);
     wired = wire(conf, from);
     // One reference: a request in flight finishes on the generation it started on.
     generation = from.generation;
@@ -434,6 +441,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     workspaces,
     reload,
     status,
+    redaction: () => redaction,
     close: async () => {
       served.keptSeed?.save();
       await store.close();

@@ -143,6 +143,10 @@ function limitOf(code: string | undefined, headers: Readonly<Record<string, stri
   return { limit: Number(limit), remaining: Number(remaining), banned: code === 'key_banned' };
 }
 
+/** An answer's rate-limit decision, read as the journal reads it: the request log labels its 429s from the same reading. */
+export const limitDecision = (response: SandboxResponse): LimitDecision | undefined =>
+  limitOf(errorCode(response.status, response.body, response.headers), response.headers);
+
 function violationsOf(code: string | undefined, body: unknown, r: Redaction): readonly Violation[] | undefined {
   if (code !== 'validation_failed' || !isRecord(body) || !Array.isArray(body.details)) return undefined;
   return body.details.filter(isRecord).map((d) => ({ location: String(d.location), message: scrub(String(d.message), r) }));

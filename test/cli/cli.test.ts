@@ -95,8 +95,15 @@ describe('the understudy CLI', () => {
       .split('\n')
       .filter((l) => l.includes('"msg":"request"'));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ method: 'GET', path: '/v1/pets', status: 200, key: expect.stringMatching(/^key_/) });
-    expect(running.output()).not.toContain('demo-free');
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      method: 'GET',
+      path: '/v1/pets',
+      status: 200,
+      key: expect.stringMatching(/^key_/),
+      keyName: 'demo-free',
+    });
+    // The demo key is named after its published value: it shows as its name, and nowhere else.
+    expect(running.output().replaceAll('"keyName":"demo-free"', '')).not.toContain('demo-free');
   });
 
   it('keeps serving, and stops with 0 and no stack trace, when whatever read its standard output has gone (understudy | head -1)', async () => {
