@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,19 +37,48 @@ function checkoutFiles(): string[] {
 }
 
 /**
+ * A node_modules of links to the packages in `from`: a directory of the copy's own, holding a link
+ * per package, so that what npm writes or removes in the copy's node_modules (a command under test
+ * may run `npm ci`, which empties node_modules entry by entry, or `npm install`) writes or removes
+ * the copy's entries, links included, never the checkout's packages. So not one link to the whole
+ * directory, nor to a directory npm adds to (a scope's, .bin, whose links are made again, relative
+ * as npm makes them); npm's record of the install is copied, not linked, as npm rewrites it. Its
+ * `.cache` is not linked: a fresh install has none (the sandbox's parsed documents, validators and
+ * kept seed start cold, as after `npm ci`), and the copy writes none into the checkout's.
+ */
+function linkPackages(from: string, to: string): void {
+  mkdirSync(to);
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.name === '.cache') continue;
+    if (entry.name === '.package-lock.json') {
+      cpSync(source, target, { preserveTimestamps: true });
+    } else if (entry.name === '.bin' && entry.isDirectory()) {
+      mkdirSync(target);
+      for (const bin of readdirSync(source)) {
+        const link = join(source, bin);
+        symlinkSync(lstatSync(link).isSymbolicLink() ? readlinkSync(link) : link, join(target, bin));
+      }
+    } else if (entry.name.startsWith('@') && entry.isDirectory()) {
+      mkdirSync(target);
+      for (const name of readdirSync(source)) symlinkSync(join(source, name), join(target, name));
+    } else {
+      symlinkSync(source, target);
+    }
+  }
+}
+
+/**
  * A copy of this checkout in a temporary directory, for tests that run what a user runs in one
  * (`npm run prepare`, `npm start`, the commands of the README): what they write stays in the copy.
  *
  * Modification times are kept: the build's up-to-date check (scripts/build-state.mjs) compares
  * them, so a copy of a current build is current too, and a copy without one builds.
  *
- * node_modules is not installed again (a real `npm ci` needs the network and some 50 s): it is a
- * directory of links, one to each of the checkout's installed packages, which stand in for the same
- * packages installed from the same lockfile. Not one link to the whole directory: `npm ci` (which a
- * command under test may run) empties node_modules entry by entry, which through a single link would
- * empty the checkout's own; here it removes the copy's links. Its `.cache` is not linked: a fresh
- * install has none (the sandbox's parsed documents, validators and kept seed start cold, as after
- * `npm ci`), and the copy writes none into the checkout's.
+ * node_modules is not installed again (a real `npm ci` needs the network and some 50 s): the
+ * checkout's installed packages stand in for the same packages installed from the same lockfile,
+ * linked (linkPackages).
  */
 export function copyCheckout({ dist }: CopyOptions): CheckoutCopy {
   const dir = mkdtempSync(join(tmpdir(), 'understudy-checkout-'));
@@ -59,11 +88,7 @@ export function copyCheckout({ dist }: CopyOptions): CheckoutCopy {
       mkdirSync(dirname(join(dir, file)), { recursive: true });
       cpSync(join(CHECKOUT, file), join(dir, file), { preserveTimestamps: true });
     }
-    const modules = realpathSync(join(CHECKOUT, 'node_modules'));
-    mkdirSync(join(dir, 'node_modules'));
-    for (const entry of readdirSync(modules)) {
-      if (entry !== '.cache') symlinkSync(join(modules, entry), join(dir, 'node_modules', entry));
-    }
+    linkPackages(realpathSync(join(CHECKOUT, 'node_modules')), join(dir, 'node_modules'));
     // A copy, not a link, for the same reason as node_modules: a command that builds (npm ci's
     // prepare, npm run build, npm start after an edit) writes dist, and must write the copy's.
     if (dist) cpSync(join(CHECKOUT, 'dist'), join(dir, 'dist'), { recursive: true, preserveTimestamps: true });
