@@ -6,7 +6,7 @@
 //
 // It builds only when the build is not current (build-state.mjs, a scan of some milliseconds):
 // `npm test` after `npm ci` finds the build `prepare` made and goes straight on. `--force` builds
-// anyway.
+// anyway (as `npm run build` always did: the compiler still skips what it finds unchanged).
 //
 // Two installs leave no build: `npm ci --ignore-scripts` runs no `prepare`, and `npm ci --omit=dev`
 // (or NODE_ENV=production) installs no compiler, so `prepare` says so and lets the install succeed.
@@ -50,7 +50,7 @@ async function step(done, run) {
 /** @returns {string | undefined} why this checkout cannot build, when it cannot */
 export function missingTools() {
   const missing = [TSC, `${root}node_modules/esbuild/package.json`].some((file) => !existsSync(file));
-  return missing ? 'the dev dependencies are not installed (TypeScript, esbuild); `npm ci` installs them' : undefined;
+  return missing ? 'the dev dependencies (TypeScript, esbuild) are not installed' : undefined;
 }
 
 /**
@@ -61,7 +61,7 @@ export function missingTools() {
 export async function build(reason) {
   const started = performance.now();
   const cannot = missingTools();
-  if (cannot) throw new BuildFailed(`understudy: cannot build (${reason}): ${cannot}`);
+  if (cannot) throw new BuildFailed(`understudy: cannot build (${reason}): ${cannot}; npm ci installs them`);
   say(`building (${reason})…`);
   await step('compiled TypeScript', () => {
     const tsc = spawnSync(process.execPath, [TSC, '-b', `${root}tsconfig.build.json`], { stdio: 'inherit' });
@@ -99,7 +99,7 @@ async function main() {
   // `npm ci --omit=dev`: no compiler, and nothing to fail the install for (see the top of the file).
   const cannot = missingTools();
   if (cannot && process.env.npm_lifecycle_event === 'prepare') {
-    say(`not building: ${cannot}; npm start builds when it can`);
+    say(`not building: ${cannot}; npm start builds once they are`);
     return;
   }
   try {
