@@ -35,7 +35,7 @@ export const BUILD_INPUTS = [
  */
 export const INSTALLED = 'node_modules/.package-lock.json';
 
-/** The compiler's stamp, which start.mjs touches after a build the compiler found nothing to emit for. */
+/** The compiler's stamp, which build.mjs touches after a build the compiler found nothing to emit for. */
 export const stampOf = (/** @type {string} */ root) => join(root, 'dist/.tsbuildinfo');
 
 /**

@@ -268,10 +268,10 @@ export const withoutSandboxSettings = (env) =>
 /**
  * Writes the code caches of the bundle and of faker's script: the bin, started as its shebang starts
  * it, on the Pet Store, answers WARM_UP and stops; at exit each script writes what it compiled (the
- * warm-up waits for that exit: no start of the bin outlives the build). Its
- * cache directory is a fresh one, so that it reads, compiles and seeds everything (faker included)
- * whatever earlier starts kept: the cache then holds what a document's first start runs too, and a
- * start again, which reads what is kept, was measured no slower for it (16 interleaved rounds).
+ * warm-up waits for that exit: no start of the bin outlives the build). Its cache directory is a
+ * fresh one, so that it reads, compiles and seeds everything (faker included) whatever earlier
+ * starts kept: the cache then holds what a document's first start runs too, and a start again,
+ * which reads what is kept, was measured no slower for it (16 interleaved rounds).
  */
 export async function writeCodeCache() {
   const cacheDir = mkdtempSync(join(tmpdir(), 'understudy-warm-up-'));
