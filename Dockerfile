@@ -8,7 +8,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY scripts/config-validator.mjs scripts/bundle.mjs scripts/build-state.mjs ./scripts/
+COPY scripts/build.mjs scripts/config-validator.mjs scripts/bundle.mjs scripts/build-state.mjs ./scripts/
 # The build starts the bundle once on the Pet Store, to make its code cache.
 COPY openapi ./openapi
 COPY fixtures ./fixtures

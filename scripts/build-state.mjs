@@ -1,9 +1,10 @@
-// Whether a checkout's build is current, for `npm start` (start.mjs): built means the compiler's
-// stamp (dist/.tsbuildinfo) and the bundle's code cache, the build's last step, are both newer
-// than every file the build reads, and the bin exists. The bin's own time does not count: the
-// compiler rewrites only what changed, so bin.cjs keeps the time bin.cts was last compiled.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// Whether a checkout's build is current, for the build (build.mjs: `npm run build`, `prepare`) and
+// `npm start` (start.mjs): built means the compiler's stamp (dist/.tsbuildinfo) and the bundle's
+// code cache, the build's last step, are both newer than every file the build reads, and the bin
+// exists. The bin's own time does not count: the compiler rewrites only what changed, so bin.cjs
+// keeps the time bin.cts was last compiled.
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 /**
  * What a build leaves, relative to the package root: the bin, the bundle it runs, the bundle's code
@@ -24,17 +25,35 @@ export const BUILD_INPUTS = [
   'scripts/config-validator.mjs',
   'scripts/bundle.mjs',
   'scripts/build-state.mjs',
+  'scripts/build.mjs',
 ];
 
-/** The compiler's stamp, which start.mjs touches after a build the compiler found nothing to emit for. */
+/**
+ * npm's record of what it installed (its hidden lockfile), which every `npm ci` and `npm install`
+ * rewrites: the bundle holds the installed packages' code, so a build older than the install is
+ * stale. A checkout installed by another client has none, and then only the files above count.
+ */
+export const INSTALLED = 'node_modules/.package-lock.json';
+
+/** The compiler's stamp, which build.mjs touches after a build the compiler found nothing to emit for. */
 export const stampOf = (/** @type {string} */ root) => join(root, 'dist/.tsbuildinfo');
 
-/** @param {string} root @returns {number} the newest modification time among the files the build reads */
+/**
+ * @param {string} root
+ * @returns {{ file: string, at: number }} the file the build reads that changed last (relative to root), and when
+ */
 export function newestSource(root) {
-  let newest = 0;
-  for (const file of BUILD_INPUTS) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
+  let newest = { file: '', at: 0 };
+  const consider = (/** @type {string} */ path, /** @type {number} */ at) => {
+    if (at > newest.at) newest = { file: relative(root, path), at };
+  };
+  for (const file of BUILD_INPUTS) consider(join(root, file), statSync(join(root, file)).mtimeMs);
+  const installed = statSync(join(root, INSTALLED), { throwIfNoEntry: false });
+  if (installed) consider(join(root, INSTALLED), installed.mtimeMs);
   for (const entry of readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath ?? entry.path, entry.name);
+    consider(path, statSync(path).mtimeMs);
   }
   return newest;
 }
@@ -50,8 +69,21 @@ export function builtAt(root) {
   }
 }
 
+/**
+ * Why the checkout needs a build, in words for the line that announces it, or undefined when its
+ * build is current.
+ * @param {string} root @returns {string | undefined}
+ */
+export function staleness(root) {
+  const built = builtAt(root);
+  if (built === 0) return existsSync(join(root, BUILT.bin)) ? 'the last build did not finish' : 'there is no build yet';
+  const newest = newestSource(root);
+  if (newest.at <= built) return undefined;
+  return newest.file === INSTALLED ? 'the installed packages changed since the last build' : `${newest.file} changed since the last build`;
+}
+
 /** @param {string} root @returns {boolean} */
-export const needsBuild = (root) => newestSource(root) > builtAt(root);
+export const needsBuild = (root) => staleness(root) !== undefined;
 
 /**
  * The V8 flags of the bin's shebang (`#!/usr/bin/env -S node FLAGS`), read from the built bin: the

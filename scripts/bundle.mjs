@@ -6,7 +6,8 @@
 // never runs, is a script of its own beside it (dist/bin/faker.cjs, with its code cache), run on
 // first use. What only some configurations load (Redis, Swagger 2.0 conversion, external `$ref`s,
 // XML) stays a package of its own in node_modules, required on first use (see LOADED_ON_USE). Run by
-// `npm run build` and by `npm start` after compiling.
+// the build (build.mjs: `npm run build`, `prepare`, and `npm start` when the build is not current),
+// which times the bundle and the code cache as two steps; it can be run alone too.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import { loadEnglishFaker } from '../dist/mock/english-faker.js';
 import { fakerGenerators } from '../dist/mock/seeded-faker.js';
 import { packageVersion } from '../dist/openapi/cache-files.js';
@@ -164,8 +165,21 @@ function writeBuildDigest() {
   writeFileSync(OUT, parts.join(JSON.stringify(digest)), 'latin1');
 }
 
-/** Writes dist/bin/understudy.cjs and dist/bin/faker.cjs. */
-async function bundleScript() {
+/**
+ * Writes dist/bin/understudy.cjs and dist/bin/faker.cjs. esbuild's API runs a service, a child
+ * process it keeps for the next call; it is stopped here, once both scripts are written (or the
+ * bundling failed), since `npm start` goes on to serve in this process after building and would
+ * otherwise keep that child for as long as it serves.
+ */
+export async function bundleScript() {
+  try {
+    await bundleScripts();
+  } finally {
+    await stop();
+  }
+}
+
+async function bundleScripts() {
   rmSync(`${root}dist/bin`, { recursive: true, force: true });
   await build({
     entryPoints: [`${root}dist/cli/main.js`],
@@ -253,12 +267,13 @@ export const withoutSandboxSettings = (env) =>
 
 /**
  * Writes the code caches of the bundle and of faker's script: the bin, started as its shebang starts
- * it, on the Pet Store, answers WARM_UP and stops; at exit each script writes what it compiled. Its
- * cache directory is a fresh one, so that it reads, compiles and seeds everything (faker included)
- * whatever earlier starts kept: the cache then holds what a document's first start runs too, and a
- * start again, which reads what is kept, was measured no slower for it (16 interleaved rounds).
+ * it, on the Pet Store, answers WARM_UP and stops; at exit each script writes what it compiled (the
+ * warm-up waits for that exit: no start of the bin outlives the build). Its cache directory is a
+ * fresh one, so that it reads, compiles and seeds everything (faker included) whatever earlier
+ * starts kept: the cache then holds what a document's first start runs too, and a start again,
+ * which reads what is kept, was measured no slower for it (16 interleaved rounds).
  */
-async function writeCodeCache() {
+export async function writeCodeCache() {
   const cacheDir = mkdtempSync(join(tmpdir(), 'understudy-warm-up-'));
   try {
     await warmUp(cacheDir);
@@ -298,7 +313,10 @@ async function warmUp(cacheDir) {
         throw new Error(`the bundle answered ${how.method} ${how.path} with ${status}, not ${how.expect}:\n${output}`);
     }
   } finally {
+    // Also when a warm-up request failed: the start is stopped and waited for before the error
+    // goes on, so that a failed build leaves no server behind either.
     child.kill('SIGTERM');
+    await exited;
   }
   const code = await exited;
   if (code !== 0) throw new Error(`the bundle exited with ${code} after the warm-up:\n${output}`);

@@ -1,25 +1,21 @@
-// `npm start`: builds only when a source file changed since the last build, then runs the bin (the
-// bundled CLI) in this process. An up-to-date checkout starts without a compiler (a scan of
-// src/ takes milliseconds; `tsc -b` alone takes half a second to find nothing to do).
-import { spawnSync } from 'node:child_process';
-import { utimesSync } from 'node:fs';
+// `npm start`: builds only when the build is not current (build.mjs; an up-to-date checkout starts
+// without a compiler: a scan of src/ takes milliseconds, `tsc -b` alone half a second to find
+// nothing to do), then runs the bin (the bundled CLI) in this process. `npm ci` builds already
+// (`prepare`); a start builds after an install without it (`--ignore-scripts`, or `--omit=dev`
+// followed by an install of the dev dependencies) and after an edit. A build prints its steps and
+// their durations, and the CLI's ready line then says how long the start took apart from the build.
+// The build leaves no process behind (esbuild's service and the code cache's warm-up start are
+// stopped before it returns): this process serves alone.
 import { fileURLToPath } from 'node:url';
-import { BUILT, needsBuild, stampOf } from './build-state.mjs';
+import { BUILT } from './build-state.mjs';
+import { BuildFailed, buildIfNeeded } from './build.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const stamp = stampOf(root);
-const program = `${root}${BUILT.bin}`;
-if (needsBuild(root)) {
-  const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', `${root}tsconfig.build.json`], {
-    stdio: 'inherit',
-  });
-  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-  const { writeConfigValidator } = await import('./config-validator.mjs');
-  await writeConfigValidator();
-  const { bundle } = await import('./bundle.mjs');
-  await bundle();
-  // tsc -b leaves its stamp alone when the sources changed only in time: mark the build as current.
-  const now = new Date();
-  utimesSync(stamp, now, now);
+try {
+  await buildIfNeeded();
+} catch (error) {
+  if (!(error instanceof BuildFailed)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
 }
-await import(program);
+await import(`${root}${BUILT.bin}`);

@@ -15,7 +15,7 @@ describe('start-up through the CLI', () => {
   it('prints a summary before the ready line', async () => {
     const cli = await startCli();
     expect(cli.output()).toMatch(
-      /understudy: ready in \d+\.\d s: \d+ operations, \d+ security schemes?, 0 warnings\nunderstudy: state: 2 collections keep records \(pets, orders\); 0 operations answered from the document \(understudy explain says which and why\)\n.*serving Pet Store/,
+      /understudy: ready in \d+(?: ms|\.\d s): \d+ operations, \d+ security schemes?, 0 warnings\nunderstudy: state: 2 collections keep records \(pets, orders\); 0 operations answered from the document \(understudy explain says which and why\)\n.*serving Pet Store/,
     );
     // Not a terminal: no progress lines.
     expect(cli.output()).not.toMatch(/compiling|loading/);

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './processes.js';
 
 /** A redis-server of the test's own, on loopback, with its files in a temporary directory. */
 export interface TestRedis {
@@ -18,16 +19,6 @@ export interface TestRedis {
 
 /** Where redis-server is: REDIS_SERVER, else the PATH. */
 const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 
 /** Resolves once the port accepts a connection and answers PING (polled: a server's start is not an event we can wait on). */
 async function answering(port: number, child: ChildProcess): Promise<void> {

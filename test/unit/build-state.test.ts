@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: the build scripts are plain JavaScript, outside the TypeScript project
-import { BUILD_INPUTS, needsBuild } from '../../scripts/build-state.mjs';
+import { BUILD_INPUTS, INSTALLED, needsBuild, staleness } from '../../scripts/build-state.mjs';
 
 const isStale = needsBuild as (root: string) => boolean;
+const why = staleness as (root: string) => string | undefined;
 
 const INPUTS = [...(BUILD_INPUTS as string[]), 'src/cli/main.ts'];
 const OUTPUTS = { stamp: 'dist/.tsbuildinfo', bin: 'dist/cli/bin.cjs', cache: 'dist/bin/understudy.cjs.cache' };
 
-/** `npm start` builds only when the build is not current (scripts/build-state.mjs, run by start.mjs). */
+/** The build, and `npm start` before starting, build only when the build is not current (scripts/build-state.mjs). */
 describe('whether npm start builds', () => {
   let root: string;
   /** Writes `file` with its modification time `at` seconds into the checkout's history. */
@@ -65,5 +66,29 @@ describe('whether npm start builds', () => {
       expect(isStale(root)).toBe(true);
       at(missing, 11);
     }
+  });
+
+  it('does when npm installed packages after the build (npm ci, npm install), and not when no npm installed any', () => {
+    at(OUTPUTS.bin, 10);
+    at(OUTPUTS.stamp, 10);
+    at(OUTPUTS.cache, 11);
+    at(INSTALLED as string, 5);
+    expect(isStale(root)).toBe(false);
+    at(INSTALLED as string, 12);
+    expect(why(root)).toBe('the installed packages changed since the last build');
+    rmSync(join(root, INSTALLED as string));
+    expect(isStale(root)).toBe(false);
+  });
+
+  it('says why: no build yet, a build that did not finish, or the file that changed since', () => {
+    expect(why(root)).toBe('there is no build yet');
+    at(OUTPUTS.bin, 10);
+    expect(why(root)).toBe('the last build did not finish');
+    at(OUTPUTS.stamp, 10);
+    at(OUTPUTS.cache, 11);
+    expect(why(root)).toBeUndefined();
+    at('src/cli/main.ts', 12);
+    at('package.json', 13);
+    expect(why(root)).toBe('package.json changed since the last build');
   });
 });
