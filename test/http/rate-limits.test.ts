@@ -384,6 +384,7 @@ describe.each(EDGES)('rate limits through the $name', ({ make }) => {
       expect(byKey.status).toBe(200);
       expect(byKey.body).toEqual({
         id: expect.stringMatching(/^key_[0-9a-f]{12}$/),
+        name: 'demo-pro',
         plan: 'pro',
         windows: [
           { window: 'minute', limit: 300, used: 3, remaining: 297, reset: MINUTE_END },
