@@ -23,7 +23,7 @@ const CHOSEN = SCENARIO_IDS.map((id) => /** @type {import('./scenarios.mjs').Sce
 const CREATE = /** @type {import('./scenarios.mjs').Scenario} */ (SCENARIOS.find((s) => s.id === 'create'));
 const PROBE = '/v1/pets?status=available&limit=20';
 const PROXY = join(ROOT, 'bench/round-robin-proxy.mjs');
-/** How the harness runs Redis: no RDB snapshots, AOF on with one fsync a second (the README's advice). */
+/** How the harness runs Redis: no RDB snapshots, AOF on with one fsync a second (the advice of docs/replicas.md). */
 const REDIS_PERSISTENCE = ['--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'];
 /**
  * Rounds, as in durable.mjs: every target is up at once; each round measures every scenario on

@@ -28,7 +28,7 @@ demo-free, demo-pro, demo-business and demo-enterprise.
 
 Options:
   --spec FILE          OpenAPI 3.0/3.1/3.2 or Swagger 2.0 document (env SANDBOX_SPEC; default openapi/petstore.yaml)
-  --config FILE        YAML config file (env SANDBOX_CONFIG); see the README for its fields
+  --config FILE        YAML config file (env SANDBOX_CONFIG); its fields: docs/configuration.md
   --fixtures FILE      seed data definitions (default fixtures/petstore.yaml for the Pet Store)
   --data FILE          persist the store to FILE and its log FILE.log (env SANDBOX_DATA; default: memory only)
   --redis URL          share the state with every replica on this Redis (env SANDBOX_REDIS_URL; redis://host:port)

@@ -27,7 +27,7 @@ export interface StatusFaultSpec {
   readonly probability?: number;
 }
 
-/** Every fault kind, in the order the README lists them. */
+/** Every fault kind, in the order docs/control-surface.md lists them. */
 export const FAULT_KINDS = [
   'connection_reset',
   'empty_response',

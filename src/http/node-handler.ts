@@ -10,7 +10,7 @@ import { writeResponse } from './write-response.js';
  *
  * Answers ready during one turn of the event loop are written together at its end (`setImmediate`),
  * not each the moment it is ready. Under load, the requests parsed in one turn are answered in one
- * burst (measured in the README's performance section). An answer waits for nothing else: the
+ * burst (measured in docs/performance.md). An answer waits for nothing else: the
  * loop's check phase comes right after the sockets it read.
  */
 export function createNodeHandler(sandbox: Sandbox, held?: HeldConnections): (req: IncomingMessage, res: ServerResponse) => void {

@@ -36,9 +36,9 @@ describe('the understudy CLI', () => {
     }
   });
 
-  it('lists in --help exactly the options the README lists', async () => {
+  it('lists in --help exactly the options docs/configuration.md lists', async () => {
     const { stdout } = await runCli(['--help']);
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = await readFile(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
     const listed = /```text\nunderstudy \[options\]\n([\s\S]*?)```/.exec(readme)?.[1];
     const options = /\nOptions:\n([\s\S]*?)\n\n/.exec(stdout)?.[1];
     expect(options).toBeDefined();

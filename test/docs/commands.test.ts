@@ -15,10 +15,6 @@ import { BLOCK_TIMEOUT_MS, installed, PagePass, READY_TIMEOUT_MS, SHELLS } from 
  *
  * DOC_TEST_FILES (paths from the checkout's root, separated by commas or spaces) runs those pages
  * instead, e.g. `DOC_TEST_FILES=README.md npx vitest run test/docs/commands.test.ts`.
- *
- * DOC_TESTS_PENDING (any value) reports the README's and docs/' blocks as skipped instead of
- * running them, while their commands are rewritten to the convention; the fixtures, which prove
- * the harness, and every page's check of its doc-test comments run all the same.
  */
 
 /** The harness's own pages: each kind of block, all of which pass. */
@@ -33,8 +29,6 @@ function pages(): string[] {
     .sort();
   return ['README.md', ...docs, ...FIXTURES];
 }
-
-const PENDING = (process.env.DOC_TESTS_PENDING ?? '') !== '';
 
 /** A test's name: where the block is, and what it is when it is not a command. */
 function nameOf(page: string, step: Step): string {
@@ -53,7 +47,6 @@ function nameOf(page: string, step: Step): string {
 for (const page of pages()) {
   const parsed = parseDoc(readFileSync(join(CHECKOUT, page), 'utf8'));
   const steps = stepsOf(parsed);
-  const pending = PENDING && !FIXTURES.includes(page);
 
   describe(page, () => {
     it(`${page}: its doc-test comments are each just before a fence, with a known directive`, () => {
@@ -67,7 +60,7 @@ for (const page of pages()) {
         const pass = new PagePass(page, shell);
         afterAll(() => pass.close(), 30_000);
         for (const step of steps) {
-          it.skipIf(pending)(nameOf(page, step), () => pass.step(step), BLOCK_TIMEOUT_MS + 2 * READY_TIMEOUT_MS + 30_000);
+          it(nameOf(page, step), () => pass.step(step), BLOCK_TIMEOUT_MS + 2 * READY_TIMEOUT_MS + 30_000);
         }
       });
     }

@@ -21,8 +21,8 @@
  *   charset 415 unsupported_media_type; JSON cut short or bytes that are not UTF-8 400
  *   malformed_json); 401 for the credentials (none, a key never issued, not Bearer).
  *
- * Valid values follow the sandbox's deliberate strictness (README, "Decisions the seed leaves
- * open"): integer text is canonical decimal, int64 stays within ±(2^53-1), no query value is
+ * Valid values follow the sandbox's deliberate strictness (docs/decisions/README.md, "Smaller
+ * decisions"): integer text is canonical decimal, int64 stays within ±(2^53-1), no query value is
  * empty, no scalar parameter is repeated; unknown query parameters are ignored.
  */
 import fc from 'fast-check';
@@ -59,7 +59,7 @@ export type Expectation =
   /** Where the document leaves the choice open: accepted, or refused naming `location`. */
   | { readonly kind: 'accepted-or-refused'; readonly location: string };
 
-/** Follow-up checks on a 2xx that the sandbox's store promises (README, "State and fixtures", "Pagination"). */
+/** Follow-up checks on a 2xx that the sandbox's store promises (docs/state.md, "What the records do", "Pagination"). */
 export interface StoreChecks {
   /**
    * create / replace: the record holds exactly `id` and the writable fields sent, as sent (and a
@@ -234,7 +234,7 @@ function parameterRecipe(model: ApiModel, spec: ParameterSpec): ParamRecipe {
   const schema = asKind(raw, spec.kind, where);
   const values = valueArb(schema, { carrier, request: true });
   // A number's text may be spelled any way the grammar allows (`150`, `1.5e+2`, `150.0`); integer
-  // text must be canonical (README), so integers keep the one spelling.
+  // text must be canonical (docs/decisions/README.md), so integers keep the one spelling.
   const valid =
     spec.kind === 'number'
       ? fc.tuple(values, fc.constantFrom('plain', 'plain', 'exponent', 'fraction')).map(([v, how]) => {
@@ -261,7 +261,7 @@ const withParam = (draft: Draft, key: string, value: ParamValue | undefined): Dr
   return { ...draft, params };
 };
 
-/** Integer text that is not canonical decimal, made from a valid integer (README: refused on purpose). */
+/** Integer text that is not canonical decimal, made from a valid integer (docs/decisions/README.md: refused on purpose). */
 function nonCanonical(v: number, carrier: 'path' | 'query' | 'header'): string[] {
   const out =
     v === 0
@@ -758,7 +758,7 @@ function paginationOf(
   const limit = pick(op.binding.pagination?.limit, 'limit');
   const after = pick(op.binding.pagination?.after, 'after');
   const limitSpec = op.parameters.find((p) => p.in === 'query' && p.name === limit);
-  // The schema's `default` fills in an absent limit; without one the sandbox pages by 20 (README).
+  // The schema's `default` fills in an absent limit; without one the sandbox pages by 20 (docs/state.md, "Pagination").
   const declaredDefault = schemaAt(model.document, limitSpec?.schemaPointer)?.default;
   // The record's fields: the properties of the success answer's items.
   const success = op.responses.find((r) => /^2/.test(r.status))?.content[0]?.schemaPointer;

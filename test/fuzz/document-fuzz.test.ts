@@ -383,11 +383,11 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
       if (answer.status >= 200 && answer.status < 300) ops.ok++;
     } else if (ops) ops.nearValid++;
     let problem = judge(r, answer, wire);
-    // A request that fails leaves the store exactly as it was (README, "Errors").
+    // A request that fails leaves the store exactly as it was (docs/errors.md; docs/state.md, "What the records do").
     if (!problem && before !== undefined && answer.status >= 400 && (await sandbox.store.digest()) !== before)
       problem = 'a refused request changed the store';
     if (!problem && r.checks.echo?.readBack && answer.location !== undefined) {
-      // What you POST you can GET back (README): the Location reads the record as created.
+      // What you POST you can GET back (README; docs/state.md): the Location reads the record as created.
       const back = await send(server, { ...r, method: 'GET', target: answer.location, body: undefined });
       tally.followUps++;
       if (back.status !== 200 || canonicalJson(back.body) !== canonicalJson(answer.body)) {
@@ -396,7 +396,7 @@ describe.each(DOCUMENTS)('requests generated from the $name document', (doc) => 
     }
     const next = /<([^>]+)>;\s*rel="next"/.exec(answer.link ?? '')?.[1];
     if (!problem && r.checks.page && answer.status === 200 && next !== undefined) {
-      // The next page (README, "Pagination"): the same query with the cursor past this page.
+      // The next page (docs/state.md, "Pagination"): the same query with the cursor past this page.
       const rows = answer.body as unknown[];
       const last = record(rows.at(-1)).id as number;
       if (rows.length !== r.checks.page.limit)

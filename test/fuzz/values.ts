@@ -119,7 +119,7 @@ function formatArb(format: string): fc.Arbitrary<string> | undefined {
 }
 
 export function stringArb(schema: Schema, carrier: Carrier): fc.Arbitrary<string> {
-  // Parameter text is never empty: an empty value is refused on purpose (README decisions), and an
+  // Parameter text is never empty: an empty value is refused on purpose (docs/decisions/README.md), and an
   // empty path segment is another route.
   const minLength = carrier === 'body' ? schema.minLength : Math.max(1, schema.minLength);
   const maxLength = schema.maxLength;
@@ -243,7 +243,7 @@ export interface BodyMistake {
   readonly kind: BodyMistakeKind;
   /** As the sandbox names it: `body`, `body.name`, `body.tags[2]`. */
   readonly location: string;
-  /** The violation's message when it is fixed by the README (`is required`, `is not allowed`). */
+  /** The violation's message when it is fixed by the documentation (`is required`, `is not allowed`). */
   readonly message?: string;
   /** What was done, for the report. */
   readonly what: string;

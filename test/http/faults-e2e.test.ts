@@ -7,7 +7,7 @@ import { observeGet, type Seen } from '../support/observe-get.js';
 import { ADMIN_TOKEN, auth, EDGES, testSandbox, type Edge } from '../support/sandbox.js';
 
 /**
- * Latency and faults end to end (README "Latency and faults", issue 11 §2): the real sandbox behind
+ * Latency and faults end to end (docs/control-surface.md, "Latency and faults", issue 11 §2): the real sandbox behind
  * each edge on a real socket, seen by node:http's client (what most HTTP libraries sit on), the
  * faults set by the request (`Prefer`), the document (test/documents/faults.yaml) and the config.
  * Delays are asserted from below only (≥ the delay less a little timer slack); an answer that must

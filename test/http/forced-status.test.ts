@@ -3,11 +3,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { auth, EDGES, testSandbox } from '../support/sandbox.js';
 
 /**
- * A forced error status the operation declares only through a range or `default` (README "Forcing an
- * answer: Prefer"): the body says what that status means (`forced_status`, its reason phrase, the
- * status), in the document's error shape, never an example written for another status. An example
- * declared for exactly that status, or one the request names, is still served. testSandbox checks
- * every answer against the document: a body that broke it would be a 500 `response_contract_violation`.
+ * A forced error status the operation declares only through a range or `default`
+ * (docs/control-surface.md, "Forcing an answer: Prefer"): the body says what that status means
+ * (`forced_status`, its reason phrase, the status), in the document's error shape, never an example
+ * written for another status. An example declared for exactly that status, or one the request
+ * names, is still served. testSandbox checks every answer against the document: a body that broke
+ * it would be a 500 `response_contract_violation`.
  */
 
 type App = Parameters<typeof request>[0];

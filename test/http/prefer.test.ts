@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, auth, EDGES, testSandbox } from '../support/sandbox.js';
 
 /**
- * Forcing an answer (README "Forcing an answer: Prefer", issue 11 §1), as a client sees it through
+ * Forcing an answer (docs/control-surface.md, "Forcing an answer: Prefer", issue 11 §1), as a client sees it through
  * both HTTP edges: `Prefer` (RFC 7240, Prism's code/example/dynamic/seed), Postman's headers and the
  * `__code` query fallbacks; what comes first (route, key, limits, validation); the 429 of the key's
  * real windows; the store left alone or written; the journal. testSandbox checks every answer

@@ -132,7 +132,7 @@ export function foreignRequests(seen: Watched, origin: string): string[] {
   return seen.requests.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob|about):/.test(url));
 }
 
-/** Where the README's screenshots live; the suite writes them there only when asked (`npm run screenshots`). */
+/** Where the screenshots of the README and docs/pages.md live; the suite writes them there only when asked (`npm run screenshots`). */
 const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
 /**
