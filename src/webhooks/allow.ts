@@ -24,6 +24,17 @@ export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[]>
 
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
+/** The resolver, bounded like the exchange: a name lookup that hangs must not hold an attempt open. */
+export const resolveWithin =
+  (resolve: Resolver, ms: number): Resolver =>
+  (hostname) => {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no address within ${ms} ms`)), ms);
+    });
+    return Promise.race([resolve(hostname), expired]).finally(() => clearTimeout(timer));
+  };
+
 /** Where one attempt may connect: the checked address, and the name the receiver is told in Host. */
 export interface AllowedTarget {
   readonly kind: 'allowed';
