@@ -82,7 +82,9 @@ export function afterAttempt(latest: StoredDelivery, made: AttemptMade, settings
     outcome: result.outcome,
     ...(made.replay ? { replay: true as const } : {}),
   };
-  const { replayRequested: _replay, nextAttemptAt: _next, reason: _reason, ...rest } = latest;
+  // A replay asked for while a scheduled attempt was under way is still to be made: only the replay clears it.
+  const { replayRequested, nextAttemptAt: _next, reason: _reason, ...kept } = latest;
+  const rest = made.replay || replayRequested === undefined ? kept : { ...kept, replayRequested };
   const finished = (status: StoredDelivery['status'], attempt: AttemptRecord): StoredDelivery => ({
     ...rest,
     status,

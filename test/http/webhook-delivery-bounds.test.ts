@@ -4,7 +4,7 @@ import type { Resolver } from '../../src/webhooks/allow.js';
 import type { AttemptRecord } from '../../src/webhooks/records.js';
 import { nodeTransport, type Transport } from '../../src/webhooks/send.js';
 import { FROZEN_AT, testEngine, type TestEngine } from '../support/webhook-engine.js';
-import { always, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { always, never, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 // What the engine refuses and bounds, on real loopback receivers: the allow-list, redirects, answer
 // size, the queue and history limits; and replay, forget and subscribers.
@@ -198,6 +198,23 @@ describe('replay, forget and subscribers', () => {
       [2, 'delivered', true],
     ]);
     expect(await deliveries.replay('msg_unknown')).toBeUndefined();
+  });
+
+  it('keeps a replay asked for while a scheduled attempt is under way, and makes it after', async () => {
+    const hooks = await receiver(never);
+    const { engine: deliveries } = engine();
+    const { id } = await deliveries.enqueue({ workspace: 'default', url: hooks.url, event: 'ping', payload: {} });
+    await hooks.taken(1);
+    await deliveries.replay(id);
+    await deliveries.idle();
+    const delivery = await deliveries.get(id);
+    expect(hooks.received).toHaveLength(2);
+    expect(delivery!.attempts.map((a) => [a.outcome, a.replay])).toEqual([
+      ['timeout', undefined],
+      ['timeout', true],
+    ]);
+    // The failed replay leaves the schedule as the first attempt set it.
+    expect(delivery).toMatchObject({ status: 'pending', nextAttemptAt: FROZEN_AT + 5_000 });
   });
 
   it('forgets a workspace: its pending deliveries are gone and never retried; others go on', async () => {
