@@ -5,7 +5,7 @@ import { WorkspaceClocks } from '../../src/clock/workspace-clocks.js';
 import { Deliveries, workspaceClock } from '../../src/webhooks/deliveries.js';
 import { nodeTransport } from '../../src/webhooks/send.js';
 import { MemoryDeliveryStore } from '../../src/webhooks/store.js';
-import { FROZEN_AT, testEngine, type TestEngine } from '../support/webhook-engine.js';
+import { FROZEN_AT, SHORT_TIMEOUT_MS, testEngine, type TestEngine } from '../support/webhook-engine.js';
 import { always, never, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 // Real loopback receivers; the sandbox clock stands still unless a test moves it, and the tests wait
@@ -130,7 +130,7 @@ describe('delivering a webhook', () => {
 
   it('gives up on a receiver that never answers after the timeout, and retries it on the clock', async () => {
     const hooks = await receiver(never);
-    const { engine: deliveries, move } = engine();
+    const { engine: deliveries, move } = engine({ timeoutMs: SHORT_TIMEOUT_MS });
     const { id } = await deliveries.enqueue({ workspace: 'default', url: hooks.url, event: 'ping', payload: {} });
     await deliveries.idle();
     let delivery = await deliveries.get(id);
@@ -186,6 +186,7 @@ describe('delivering a webhook', () => {
     const hooks = await receiver(never);
     let sends = 0;
     const { engine: deliveries } = engine({
+      timeoutMs: SHORT_TIMEOUT_MS,
       transport: (...args) => {
         sends++;
         return nodeTransport(...args);
@@ -207,7 +208,7 @@ describe('delivering a webhook', () => {
     const hooks = await receiver((n, _request, response) => response.writeHead(n === 1 ? 500 : 200).end());
     // A running clock and a 50 ms backoff: the wait below is for the receiver's second arrival, which the timer causes.
     const clocks = new WorkspaceClocks(Date.now, undefined);
-    const deliveries = new Deliveries({ clock: workspaceClock(clocks), timeoutMs: 1_000, backoffSeconds: [0.05] });
+    const deliveries = new Deliveries({ clock: workspaceClock(clocks), backoffSeconds: [0.05] });
     open.push({
       close: async () => {
         deliveries.close();

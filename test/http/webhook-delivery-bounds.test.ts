@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Resolver } from '../../src/webhooks/allow.js';
 import type { AttemptRecord } from '../../src/webhooks/records.js';
 import { nodeTransport, type Transport } from '../../src/webhooks/send.js';
-import { FROZEN_AT, testEngine, type TestEngine } from '../support/webhook-engine.js';
+import { FROZEN_AT, SHORT_TIMEOUT_MS, testEngine, type TestEngine } from '../support/webhook-engine.js';
 import { always, never, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 // What the engine refuses and bounds, on real loopback receivers: the allow-list, redirects, answer
@@ -112,7 +112,7 @@ describe('the allow-list, on the delivery path', () => {
 describe('bounds', () => {
   it('bounds name resolution by the timeout too: a resolver that hangs fails the attempt, to be retried', async () => {
     const { transport, sent } = watched();
-    const { engine: deliveries } = engine({ transport, resolver: () => new Promise(() => undefined) });
+    const { engine: deliveries } = engine({ transport, resolver: () => new Promise(() => undefined), timeoutMs: SHORT_TIMEOUT_MS });
     const { id } = await deliveries.enqueue({ workspace: 'default', url: 'http://slow.test/', event: 'ping', payload: {} });
     await deliveries.idle();
     const delivery = await deliveries.get(id);
@@ -202,7 +202,7 @@ describe('replay, forget and subscribers', () => {
 
   it('keeps a replay asked for while a scheduled attempt is under way, and makes it after', async () => {
     const hooks = await receiver(never);
-    const { engine: deliveries } = engine();
+    const { engine: deliveries } = engine({ timeoutMs: SHORT_TIMEOUT_MS });
     const { id } = await deliveries.enqueue({ workspace: 'default', url: hooks.url, event: 'ping', payload: {} });
     await hooks.taken(1);
     await deliveries.replay(id);

@@ -145,7 +145,7 @@ describe('engines on one Redis, as replicas', () => {
     const clocks = new WorkspaceClocks(Date.now, FROZEN_AT);
     for (let i = 0; i < 2; i++) {
       const store = new RedisDeliveryStore(await connect(), prefix);
-      engines.push(new Deliveries({ clock: workspaceClock(clocks), store, timeoutMs: 200, ...options }));
+      engines.push(new Deliveries({ clock: workspaceClock(clocks), store, ...options }));
     }
     return { clocks, one: engines[0]!, two: engines[1]! };
   };

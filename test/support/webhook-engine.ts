@@ -15,13 +15,16 @@ export interface TestEngine {
 }
 
 /**
- * An engine on frozen workspace clocks, with a short timeout (200 ms: the one real wait a test may
- * have, for a receiver that never answers) and otherwise the given options.
+ * The timeout a test gives a receiver that never answers: the one real wait a test may have. Other
+ * tests keep a longer one, so that a loaded machine cannot turn a quick answer into a timeout.
  */
+export const SHORT_TIMEOUT_MS = 200;
+
+/** An engine on frozen workspace clocks, with a 5 s timeout (the default) unless a test asks otherwise. */
 export function testEngine(options: Partial<DeliveryOptions> = {}): TestEngine {
   const clocks = new WorkspaceClocks(Date.now, FROZEN_AT);
   const reported: unknown[] = [];
-  const engine = new Deliveries({ clock: workspaceClock(clocks), timeoutMs: 200, report: (e) => reported.push(e), ...options });
+  const engine = new Deliveries({ clock: workspaceClock(clocks), report: (e) => reported.push(e), ...options });
   return {
     engine,
     clocks,
