@@ -3,7 +3,7 @@
 //   cli ─► http ─► core ─► admin ─► pipeline ─► generation ─► domain folders ─► vocabulary
 //
 //   vocabulary  the ground floor: error catalogue, request/answer records, operation types
-//   domain      openapi clock config auth limits routing validation schemas mock answers resources seeding store dispatch journal faults rules workspaces replicas
+//   domain      openapi clock config auth limits routing validation schemas mock answers resources seeding store dispatch journal faults rules workspaces replicas webhooks
 //               (may import vocabulary and each other; schemas is the document's compiled schemas, shared by
 //               generation, answers, mock, dispatch and rules; answers finishes every answer: its plan per operation,
 //               the error in the document's shape, the media type, the headers; resources recognises the collections a document
@@ -12,7 +12,9 @@
 //               pure latency and fault logic, imports vocabulary only; rules, the admin rules' parsing, matching
 //               and store, stands on faults, journal patterns, mock and validation; workspaces ties together what each
 //               workspace holds in store, clock, auth, limits, rules and journal; replicas shares that state
-//               with the other replicas on one Redis: admin state by pub/sub, the journal as a stream)
+//               with the other replicas on one Redis: admin state by pub/sub, the journal as a stream; webhooks,
+//               the outbound delivery engine (signing, the outbound allow-list, retries on the sandbox clock),
+//               stands on vocabulary and clock only)
 //   generation  everything compiled from the document, swapped as one (not in the first layer list: placed
 //               here from its imports, which are vocabulary and domain only, and its importers, pipeline,
 //               admin and core)
@@ -23,7 +25,7 @@
 // Run: npx depcruise src --config .dependency-cruiser.cjs
 
 const DOMAIN =
-  'openapi|clock|config|auth|limits|routing|validation|schemas|mock|answers|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas';
+  'openapi|clock|config|auth|limits|routing|validation|schemas|mock|answers|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas|webhooks';
 const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|pages|core|http|cli`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -65,6 +67,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/faults/' },
       to: { path: '^src/', pathNot: '^src/(vocabulary|faults)/' },
+    },
+    {
+      name: 'webhooks-stands-on-vocabulary-and-clock',
+      comment:
+        'src/webhooks/ (the outbound delivery engine) may import src/vocabulary/ and src/clock/ only: what it delivers is handed to it, ' +
+        'so the store, dispatch and the journal call it, never the other way round.',
+      severity: 'error',
+      from: { path: '^src/webhooks/' },
+      to: { path: '^src/', pathNot: '^src/(vocabulary|clock|webhooks)/' },
     },
     {
       name: 'store-stays-below-dispatch',
