@@ -15,6 +15,7 @@ import { eventLoopDelayMs } from './process-metrics.js';
 import type { ReloadOutcome, SandboxStatus } from '../vocabulary/reload.js';
 import { ruleHandlers } from './rule-handlers.js';
 import { workspaceHandlers } from './workspace-handlers.js';
+import { webhookHandlers, type WebhookCapability } from './webhook-handlers.js';
 import type { Workspaces } from '../workspaces/workspaces.js';
 
 /** What the admin handlers act on, and nothing more. */
@@ -40,6 +41,8 @@ export interface AdminCapabilities {
   readonly api: () => Generation;
   /** API requests being answered right now. */
   readonly inFlight: () => number;
+  /** Webhook subscriptions and their deliveries. */
+  readonly webhooks: WebhookCapability;
 }
 
 /** One admin operation's handler: the validated input in, the answer out. */
@@ -158,5 +161,6 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
     ...journalHandlers(c),
     ...ruleHandlers(c),
     ...workspaceHandlers(c.workspaces),
+    ...webhookHandlers(c),
   };
 }

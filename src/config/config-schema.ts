@@ -98,6 +98,31 @@ export const CONFIG_SCHEMA = {
         commandTimeoutMs: { type: 'integer', minimum: 10 },
       },
     },
+    webhooks: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        allow: { type: 'array', items: { type: 'string', minLength: 1 } },
+        timeoutMs: { type: 'integer', minimum: 1, maximum: 600_000 },
+        maxAttempts: { type: 'integer', minimum: 1, maximum: 100 },
+        backoffSeconds: { type: 'array', minItems: 1, items: { type: 'number', minimum: 0 } },
+        queueLimit: { type: 'integer', minimum: 1 },
+        subscriptions: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['event', 'url'],
+            properties: {
+              event: { type: 'string', minLength: 1 },
+              url: { type: 'string', pattern: '^https?://' },
+              secret: { type: 'string', pattern: '^whsec_' },
+              workspace: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+            },
+          },
+        },
+      },
+    },
     faults: {
       type: 'object',
       additionalProperties: false,

@@ -63,6 +63,36 @@ export interface SandboxConfig {
   readonly pages: PagesConfig;
   /** A Redis every replica shares: records, keys, workspaces, counters, bans, rules, clocks and the journal. */
   readonly redis: RedisConfig;
+  /** Webhooks: where deliveries may go, how they are retried, and the subscriptions the sandbox starts with. */
+  readonly webhooks: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  /**
+   * Where deliveries may go: addresses, CIDR ranges, host names or `*.domain` patterns. A URL whose
+   * host resolves to anything else is refused, never attempted. Loopback only by default.
+   */
+  readonly allow: readonly string[];
+  /** Wall time one attempt may take, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Attempts per delivery, the first included. */
+  readonly maxAttempts: number;
+  /** The wait before each retry, in seconds of the workspace's sandbox clock (the last repeats). */
+  readonly backoffSeconds: readonly number[];
+  /** Deliveries a workspace may have pending at once; one more is refused. */
+  readonly queueLimit: number;
+  /** Subscriptions made at start (and again after a reset). */
+  readonly subscriptions: readonly SubscriptionConfig[];
+}
+
+export interface SubscriptionConfig {
+  /** `record.created`, `pets.updated`, `pets.status=sold`…: see docs/webhooks.md. */
+  readonly event: string;
+  readonly url: string;
+  /** The Standard Webhooks secret (`whsec_…`) deliveries are signed with; one is made when absent. */
+  readonly secret?: string;
+  /** The workspace whose changes it hears; the default workspace when absent. */
+  readonly workspace?: string;
 }
 
 export interface RedisConfig {

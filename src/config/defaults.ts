@@ -42,4 +42,12 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   faults: { allowClientChoice: true, timeoutCapMs: 30_000, maxDelayMs: 30_000, latency: null, faults: [] },
   pages: { docs: '/docs', visitorKeys: true, visitorPlan: null, visitorWorkspaces: 100, visitorKeysPerMinute: 60, console: true },
   redis: { url: null, prefix: 'understudy:', outage: 'local', replicas: 1, commandTimeoutMs: 500 },
+  webhooks: {
+    allow: ['127.0.0.0/8', '::1', 'localhost'],
+    timeoutMs: 5_000,
+    maxAttempts: 8,
+    backoffSeconds: [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000],
+    queueLimit: 100,
+    subscriptions: [],
+  },
 };

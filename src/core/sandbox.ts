@@ -15,6 +15,7 @@ import { Journal, toJournalEntry } from '../journal/journal.js';
 import { redactionFor, type Redaction } from '../journal/redaction.js';
 import { Limiter } from '../limits/limiter.js';
 import { banHint } from './ban-hint.js';
+import { webhooksPart, type WebhooksPart } from './webhooks.js';
 import { RuleStore } from '../rules/rule-store.js';
 import { answerHeaders } from '../answers/answer-headers.js';
 import { apiSurface } from '../pipeline/api-surface.js';
@@ -78,6 +79,8 @@ export interface Sandbox {
    * secrets): the request log shows a query string redacted the same way.
    */
   readonly redaction: () => Redaction;
+  /** Webhook subscriptions to store changes and their deliveries (docs/webhooks.md). */
+  readonly webhooks: Pick<WebhooksPart, 'subscriptions' | 'deliveries'>;
   /** Stops: the store's acknowledged changes made durable, its files and connections closed. */
   close(): Promise<void>;
 }
@@ -119,6 +122,9 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const journaled = config.adminToken !== null || config.redis.url !== null;
   const listeners: ((exchange: Exchange) => void)[] = journaled ? [listenerOf(journal, clocks)] : [];
   const rules = new RuleStore();
+  const webhooks = webhooksPart(config.webhooks, clocks, (message) => notify({ level: 'warn', message }));
+  // A store change a subscription listens for is queued after its answer is made (src/webhooks/).
+  listeners.push(webhooks.listener);
   const workspaces = new Workspaces({
     registry: new WorkspaceRegistry(
       // Read at each creation: a reloaded config's visitor settings apply at once.
@@ -132,6 +138,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     limiter,
     rules,
     journal,
+    webhooks,
     onEvicted: (evicted) =>
       notify({
         level: 'warn',
@@ -167,11 +174,13 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     draws.reset();
     rules.reset();
     journal.clear();
+    webhooks.subscriptions.reset();
   };
   const reset = async (): Promise<void> => {
     // Records and counters, shared or not, are reset once, here.
     await store.reset();
     await limiter.reset();
+    await webhooks.deliveries.reset();
     resetOwn();
     replication?.note({ kind: 'reset' });
   };
@@ -307,6 +316,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
               workspaces,
               api: current,
               inFlight: () => inFlight,
+              webhooks,
             },
           ));
 
@@ -405,7 +415,11 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     const { response, operation, caller, requestBody, applied, change } = result;
     if (caller !== undefined && !toAdmin) workspaces.touch(caller.workspace);
     // An admin change (a key issued, a workspace made or removed, a clock moved) is kept before it is answered.
-    if (toAdmin && !READS.has(req.method) && response.status < 400) await keepState();
+    if (toAdmin && !READS.has(req.method) && response.status < 400) {
+      await keepState();
+      // A clock moved (or a workspace reset, a delivery replayed): retries now due go at once.
+      webhooks.clockMoved();
+    }
     const done: Exchange = {
       request: secretQuery.size === 0 ? req : { ...req, query: redactQuery(req.query, secretQuery) },
       response,
@@ -442,8 +456,10 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     reload,
     status,
     redaction: () => redaction,
+    webhooks,
     close: async () => {
       served.keptSeed?.save();
+      webhooks.close();
       await store.close();
       await replication?.close();
     },
@@ -480,6 +496,7 @@ const RESTART_FIELDS = [
   'maxWorkspaces',
   'log',
   'redis',
+  'webhooks',
 ] as const;
 
 /** The workspaces the config's keys name (created at start, permanent). */

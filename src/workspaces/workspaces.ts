@@ -16,6 +16,8 @@ export interface WorkspaceParts {
   readonly limiter: Pick<Limiter, 'forget'>;
   readonly rules: Pick<RuleStore, 'removeWhere'>;
   readonly journal: Pick<Journal, 'clear'>;
+  /** The webhooks: a workspace's admin-made subscriptions and its deliveries. */
+  readonly webhooks?: { forget(workspace: string): Promise<void> };
   /** Told of each workspace evicted to make room (the log reports it). */
   readonly onEvicted?: (evicted: EvictedWorkspace) => void;
 }
@@ -98,13 +100,17 @@ export class Workspaces {
     return this.made(this.parts.registry.create('visitor'));
   }
 
-  /** The workspace back to the seed: its records, its keys' counters and bans, its clock, its journal entries, its rules. */
+  /**
+   * The workspace back to the seed: its records, its keys' counters and bans, its clock, its journal
+   * entries, its rules, and its admin-made webhook subscriptions and their deliveries.
+   */
   async reset(id: string): Promise<void> {
     const keyIds = this.parts.keys.inWorkspace(id).map((key) => key.id);
     await this.parts.store.forget(id);
     await this.parts.limiter.forget(keyIds);
     this.parts.clocks.forget(id);
     this.parts.journal.clear({ workspace: id });
+    await this.parts.webhooks?.forget(id);
     const keys = new Set(keyIds);
     this.parts.rules.removeWhere((rule) => rule.match.workspace === id || (rule.match.key !== undefined && keys.has(rule.match.key)));
   }

@@ -1,0 +1,74 @@
+import type { WorkspaceClocks } from '../clock/workspace-clocks.js';
+import type { WebhooksConfig } from '../config/config.js';
+import type { Exchange } from '../vocabulary/exchange.js';
+import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
+import { Deliveries, workspaceClock } from '../webhooks/deliveries.js';
+import { eventPayload } from '../webhooks/events.js';
+import { Subscriptions } from '../webhooks/subscriptions.js';
+
+/** The webhooks as the rest of the sandbox sees them: the admin API's, the exchange listener, the resets. */
+export interface WebhooksPart {
+  readonly subscriptions: Subscriptions;
+  readonly deliveries: Deliveries;
+  /** Hears each answered request: a store change that a subscription listens for queues a delivery. */
+  readonly listener: (exchange: Exchange) => void;
+  /** A clock was moved (or may have been): retries now due are made at once. */
+  readonly clockMoved: () => void;
+  /** A workspace removed: its subscriptions and deliveries go. */
+  readonly forget: (workspace: string) => Promise<void>;
+  /** Back to the configured subscriptions, with no delivery. */
+  readonly reset: () => Promise<void>;
+  readonly close: () => void;
+}
+
+/**
+ * Webhooks on store changes: the subscriptions and the delivery engine, wired to the requests'
+ * changes and to the workspaces' clocks. Nothing here runs on a request's path but a comparison
+ * per subscription: a delivery is queued after the answer is made, and sent later (src/webhooks/).
+ */
+export function webhooksPart(config: WebhooksConfig, clocks: WorkspaceClocks, warn: (message: string) => void): WebhooksPart {
+  const subscriptions = new Subscriptions(
+    config.subscriptions.map((s) => ({ event: s.event, url: s.url, workspace: s.workspace ?? DEFAULT_WORKSPACE, secret: s.secret })),
+  );
+  const report = (error: unknown): void => warn(`webhooks: ${error instanceof Error ? error.message : String(error)}`);
+  const deliveries = new Deliveries({
+    clock: workspaceClock(clocks),
+    outbound: { allow: config.allow },
+    timeoutMs: config.timeoutMs,
+    maxAttempts: config.maxAttempts,
+    backoffSeconds: config.backoffSeconds,
+    queueLimit: config.queueLimit,
+    report,
+  });
+  const listener = (exchange: Exchange): void => {
+    const { change } = exchange;
+    if (change === undefined || subscriptions.size === 0) return;
+    const at = clocks.of(change.workspace).now();
+    for (const { subscription, secret } of subscriptions.dueFor(change)) {
+      deliveries
+        .enqueue({
+          workspace: change.workspace,
+          url: subscription.url,
+          event: subscription.event,
+          payload: eventPayload(subscription.event, change, at),
+          secret,
+        })
+        .catch(report);
+    }
+  };
+  return {
+    subscriptions,
+    deliveries,
+    listener,
+    clockMoved: () => deliveries.clockMoved(),
+    forget: async (workspace) => {
+      subscriptions.forget(workspace);
+      await deliveries.forget(workspace);
+    },
+    reset: async () => {
+      subscriptions.reset();
+      await deliveries.reset();
+    },
+    close: () => deliveries.close(),
+  };
+}
