@@ -3,7 +3,7 @@
 //   cli ─► http ─► core ─► admin ─► pipeline ─► generation ─► domain folders ─► vocabulary
 //
 //   vocabulary  the ground floor: error catalogue, request/answer records, operation types
-//   domain      openapi clock config auth limits routing validation schemas mock answers resources seeding store dispatch journal faults rules workspaces replicas webhooks
+//   domain      openapi clock config auth limits routing validation schemas mock answers resources seeding store dispatch journal faults rules workspaces replicas webhooks transitions
 //               (may import vocabulary and each other; schemas is the document's compiled schemas, shared by
 //               generation, answers, mock, dispatch and rules; answers finishes every answer: its plan per operation,
 //               the error in the document's shape, the media type, the headers; resources recognises the collections a document
@@ -14,7 +14,8 @@
 //               workspace holds in store, clock, auth, limits, rules and journal; replicas shares that state
 //               with the other replicas on one Redis: admin state by pub/sub, the journal as a stream; webhooks,
 //               the outbound delivery engine (signing, the outbound allow-list, retries on the sandbox clock),
-//               stands on vocabulary and clock only)
+//               stands on vocabulary and clock only; transitions, records that move through their states on the
+//               sandbox clock, stands on vocabulary and store's types)
 //   generation  everything compiled from the document, swapped as one (not in the first layer list: placed
 //               here from its imports, which are vocabulary and domain only, and its importers, pipeline,
 //               admin and core)
@@ -25,7 +26,7 @@
 // Run: npx depcruise src --config .dependency-cruiser.cjs
 
 const DOMAIN =
-  'openapi|clock|config|auth|limits|routing|validation|schemas|mock|answers|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas|webhooks';
+  'openapi|clock|config|auth|limits|routing|validation|schemas|mock|answers|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas|webhooks|transitions';
 const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|pages|core|http|cli`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */

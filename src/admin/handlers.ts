@@ -16,6 +16,8 @@ import type { ReloadOutcome, SandboxStatus } from '../vocabulary/reload.js';
 import { ruleHandlers } from './rule-handlers.js';
 import { workspaceHandlers } from './workspace-handlers.js';
 import { webhookHandlers, type WebhookCapability } from './webhook-handlers.js';
+import { transitionHandlers } from './transition-handlers.js';
+import type { Transitions } from '../transitions/transitions.js';
 import type { Workspaces } from '../workspaces/workspaces.js';
 
 /** What the admin handlers act on, and nothing more. */
@@ -43,6 +45,8 @@ export interface AdminCapabilities {
   readonly inFlight: () => number;
   /** Webhook subscriptions and their deliveries. */
   readonly webhooks: WebhookCapability;
+  /** Records' timed transitions: forced from the admin API. */
+  readonly transitions: Pick<Transitions, 'force' | 'rules'>;
 }
 
 /** One admin operation's handler: the validated input in, the answer out. */
@@ -162,5 +166,6 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
     ...ruleHandlers(c),
     ...workspaceHandlers(c.workspaces),
     ...webhookHandlers(c),
+    ...transitionHandlers(c),
   };
 }

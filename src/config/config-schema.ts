@@ -98,6 +98,21 @@ export const CONFIG_SCHEMA = {
         commandTimeoutMs: { type: 'integer', minimum: 10 },
       },
     },
+    transitions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['collection', 'field', 'from', 'to', 'after'],
+        properties: {
+          collection: { type: 'string', minLength: 1 },
+          field: { type: 'string', minLength: 1 },
+          from: { type: 'string' },
+          to: { type: 'string' },
+          after: { type: ['string', 'number'], pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d)?\\s*$', minimum: 0 },
+        },
+      },
+    },
     webhooks: {
       type: 'object',
       additionalProperties: false,

@@ -65,6 +65,18 @@ export interface SandboxConfig {
   readonly redis: RedisConfig;
   /** Webhooks: where deliveries may go, how they are retried, and the subscriptions the sandbox starts with. */
   readonly webhooks: WebhooksConfig;
+  /** Timed transitions of record fields (`placed → approved after 10m`), beside those the document declares. */
+  readonly transitions: readonly TransitionConfig[];
+}
+
+export interface TransitionConfig {
+  /** The collection, as `understudy explain` names it. */
+  readonly collection: string;
+  readonly field: string;
+  readonly from: string;
+  readonly to: string;
+  /** How long a record stays in `from`: `30s`, `10m`, `2h`, `2d`, or a number of seconds. */
+  readonly after: string | number;
 }
 
 export interface WebhooksConfig {

@@ -50,4 +50,5 @@ export const DEFAULT_CONFIG: SandboxConfig = {
     queueLimit: 100,
     subscriptions: [],
   },
+  transitions: [],
 };

@@ -16,6 +16,7 @@ import { redactionFor, type Redaction } from '../journal/redaction.js';
 import { Limiter } from '../limits/limiter.js';
 import { banHint } from './ban-hint.js';
 import { webhooksPart, type WebhooksPart } from './webhooks.js';
+import { declaredTransitions, transitionsPart } from './transitions.js';
 import { RuleStore } from '../rules/rule-store.js';
 import { answerHeaders } from '../answers/answer-headers.js';
 import { apiSurface } from '../pipeline/api-surface.js';
@@ -125,6 +126,29 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const webhooks = webhooksPart(config.webhooks, clocks, (message) => notify({ level: 'warn', message }));
   // A store change a subscription listens for is queued after its answer is made (src/webhooks/).
   listeners.push(webhooks.listener);
+  // Records that move through their states on the clock (src/transitions/): what the config and the
+  // document declare, read once at start; a change a transition makes is delivered like a request's.
+  const declared = declaredTransitions(config.transitions, generation);
+  if (declared.problems.length > 0) throw new Error(`timed transitions: ${declared.problems.join('; ')}`);
+  const transitions = transitionsPart(declared.rules, {
+    store,
+    clocks,
+    generation: () => generation,
+    emit: webhooks.changed,
+    warn: (message) => notify({ level: 'warn', message }),
+  });
+  if (transitions.declared) {
+    listeners.push((exchange) => {
+      if (exchange.change !== undefined) transitions.observe(exchange.change);
+    });
+  }
+  /** What a workspace reset or removal clears of the webhooks and transitions. */
+  const outbound = {
+    forget: async (workspace: string): Promise<void> => {
+      transitions.forget(workspace);
+      await webhooks.forget(workspace);
+    },
+  };
   const workspaces = new Workspaces({
     registry: new WorkspaceRegistry(
       // Read at each creation: a reloaded config's visitor settings apply at once.
@@ -138,7 +162,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     limiter,
     rules,
     journal,
-    webhooks,
+    webhooks: outbound,
     onEvicted: (evicted) =>
       notify({
         level: 'warn',
@@ -175,6 +199,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     rules.reset();
     journal.clear();
     webhooks.subscriptions.reset();
+    transitions.reset();
   };
   const reset = async (): Promise<void> => {
     // Records and counters, shared or not, are reset once, here.
@@ -317,6 +342,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
               api: current,
               inFlight: () => inFlight,
               webhooks,
+              transitions,
             },
           ));
 
@@ -417,7 +443,8 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     // An admin change (a key issued, a workspace made or removed, a clock moved) is kept before it is answered.
     if (toAdmin && !READS.has(req.method) && response.status < 400) {
       await keepState();
-      // A clock moved (or a workspace reset, a delivery replayed): retries now due go at once.
+      // A clock moved (or a workspace reset, a delivery replayed): transitions and retries now due go at once.
+      await transitions.due();
       webhooks.clockMoved();
     }
     const done: Exchange = {
@@ -460,6 +487,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     close: async () => {
       served.keptSeed?.save();
       webhooks.close();
+      transitions.close();
       await store.close();
       await replication?.close();
     },

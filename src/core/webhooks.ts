@@ -1,6 +1,7 @@
 import type { WorkspaceClocks } from '../clock/workspace-clocks.js';
 import type { WebhooksConfig } from '../config/config.js';
 import type { Exchange } from '../vocabulary/exchange.js';
+import type { StoreChange } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { Deliveries, workspaceClock } from '../webhooks/deliveries.js';
 import { eventPayload } from '../webhooks/events.js';
@@ -12,6 +13,8 @@ export interface WebhooksPart {
   readonly deliveries: Deliveries;
   /** Hears each answered request: a store change that a subscription listens for queues a delivery. */
   readonly listener: (exchange: Exchange) => void;
+  /** A store change made other than by a request (a timed transition): delivered the same way. */
+  readonly changed: (change: StoreChange) => void;
   /** A clock was moved (or may have been): retries now due are made at once. */
   readonly clockMoved: () => void;
   /** A workspace removed: its subscriptions and deliveries go. */
@@ -40,9 +43,8 @@ export function webhooksPart(config: WebhooksConfig, clocks: WorkspaceClocks, wa
     queueLimit: config.queueLimit,
     report,
   });
-  const listener = (exchange: Exchange): void => {
-    const { change } = exchange;
-    if (change === undefined || subscriptions.size === 0) return;
+  const changed = (change: StoreChange): void => {
+    if (subscriptions.size === 0) return;
     const at = clocks.of(change.workspace).now();
     for (const { subscription, secret } of subscriptions.dueFor(change)) {
       deliveries
@@ -56,10 +58,14 @@ export function webhooksPart(config: WebhooksConfig, clocks: WorkspaceClocks, wa
         .catch(report);
     }
   };
+  const listener = (exchange: Exchange): void => {
+    if (exchange.change !== undefined) changed(exchange.change);
+  };
   return {
     subscriptions,
     deliveries,
     listener,
+    changed,
     clockMoved: () => deliveries.clockMoved(),
     forget: async (workspace) => {
       subscriptions.forget(workspace);

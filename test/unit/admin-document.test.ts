@@ -27,6 +27,8 @@ const EXPECTED = [
   'GET /webhooks/deliveries listDeliveries',
   'GET /webhooks/deliveries/{id} getDelivery',
   'POST /webhooks/deliveries/{id}/replay replayDelivery',
+  'GET /transitions listTransitions',
+  'POST /records/{collection}/{id}/transition transitionRecord',
   'GET /metrics getMetrics',
   'GET /requests listRequests',
   'DELETE /requests clearRequests',
