@@ -57,6 +57,7 @@ module.exports = {
       name: 'openapi-is-the-document-layer',
       comment:
         'src/openapi/ (reading and compiling the document) may import vocabulary, clock, config, routing, validation and journal, ' +
+        'and the runtime-expression grammar in webhooks (to check callback keys when the document is read), ' +
         'never store, seeding, dispatch, mock, limits or auth: those are built from its operation model, not the other way round.',
       severity: 'error',
       from: { path: '^src/openapi/' },
