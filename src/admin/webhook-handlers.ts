@@ -9,6 +9,7 @@ import type { Workspaces } from '../workspaces/workspaces.js';
 
 /** What the webhook handlers act on. */
 export interface WebhookCapability {
+  readonly callbackSecret: string;
   readonly subscriptions: Pick<Subscriptions, 'add' | 'list' | 'remove'>;
   readonly deliveries: Pick<Deliveries, 'list' | 'get' | 'replay'>;
 }
@@ -44,7 +45,10 @@ export function webhookHandlers(c: {
       }
       return Promise.resolve(ok({ ...made.subscription, secret: made.secret }, 201));
     },
-    listWebhooks: (input) => Promise.resolve(ok({ webhooks: subscriptions.list(input.query.workspace as string | undefined) })),
+    listWebhooks: (input) =>
+      Promise.resolve(
+        ok({ webhooks: subscriptions.list(input.query.workspace as string | undefined), callbackSecret: c.webhooks.callbackSecret }),
+      ),
     deleteWebhook: (input) => {
       const id = input.path.id as string;
       return Promise.resolve(subscriptions.remove(id) ? { status: 204, headers: {} } : fail('resource_not_found', `No subscription ${id}`));

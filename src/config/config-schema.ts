@@ -122,6 +122,7 @@ export const CONFIG_SCHEMA = {
         maxAttempts: { type: 'integer', minimum: 1, maximum: 100 },
         backoffSeconds: { type: 'array', minItems: 1, items: { type: 'number', minimum: 0 } },
         queueLimit: { type: 'integer', minimum: 1 },
+        callbackSecret: { type: ['string', 'null'], pattern: '^whsec_' },
         subscriptions: {
           type: 'array',
           items: {

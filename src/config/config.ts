@@ -95,6 +95,11 @@ export interface WebhooksConfig {
   readonly queueLimit: number;
   /** Subscriptions made at start (and again after a reset). */
   readonly subscriptions: readonly SubscriptionConfig[];
+  /**
+   * The Standard Webhooks secret OpenAPI callbacks are signed with (`whsec_…`); null: one made from
+   * the seed, the same every start with the same seed. `GET /__sandbox/webhooks` shows it.
+   */
+  readonly callbackSecret: string | null;
 }
 
 export interface SubscriptionConfig {

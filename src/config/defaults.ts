@@ -49,6 +49,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
     backoffSeconds: [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000],
     queueLimit: 100,
     subscriptions: [],
+    callbackSecret: null,
   },
   transitions: [],
 };

@@ -16,6 +16,7 @@ import { redactionFor, type Redaction } from '../journal/redaction.js';
 import { Limiter } from '../limits/limiter.js';
 import { banHint } from './ban-hint.js';
 import { webhooksPart, type WebhooksPart } from './webhooks.js';
+import { sendCallbacks } from './callbacks.js';
 import { declaredTransitions, transitionsPart } from './transitions.js';
 import { RuleStore } from '../rules/rule-store.js';
 import { answerHeaders } from '../answers/answer-headers.js';
@@ -123,7 +124,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const journaled = config.adminToken !== null || config.redis.url !== null;
   const listeners: ((exchange: Exchange) => void)[] = journaled ? [listenerOf(journal, clocks)] : [];
   const rules = new RuleStore();
-  const webhooks = webhooksPart(config.webhooks, clocks, (message) => notify({ level: 'warn', message }));
+  const webhooks = webhooksPart(config.webhooks, config.seed, clocks, (message) => notify({ level: 'warn', message }));
   // A store change a subscription listens for is queued after its answer is made (src/webhooks/).
   listeners.push(webhooks.listener);
   // Records that move through their states on the clock (src/transitions/): what the config and the
@@ -461,6 +462,22 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       change,
     };
     for (const listener of listeners) listener(done);
+    if (result.callbacks !== undefined && caller !== undefined) {
+      try {
+        sendCallbacks(result.callbacks, {
+          workspace: caller.workspace,
+          generation,
+          deliveries: webhooks.deliveries,
+          secret: webhooks.callbackSecret,
+          seed: config.seed,
+          now: clocks.of(caller.workspace).now(),
+          warn: (message) => notify({ level: 'warn', message }),
+        });
+      } catch (error) {
+        // A callback that cannot be made is the log's to say; the answer is made already.
+        notify({ level: 'warn', message: `callbacks: ${(error as Error).message}` });
+      }
+    }
     return response;
   };
 

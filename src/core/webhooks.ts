@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { WorkspaceClocks } from '../clock/workspace-clocks.js';
 import type { WebhooksConfig } from '../config/config.js';
 import type { Exchange } from '../vocabulary/exchange.js';
@@ -9,6 +10,8 @@ import { Subscriptions } from '../webhooks/subscriptions.js';
 
 /** The webhooks as the rest of the sandbox sees them: the admin API's, the exchange listener, the resets. */
 export interface WebhooksPart {
+  /** What OpenAPI callbacks are signed with: the config's, or one made from the seed. */
+  readonly callbackSecret: string;
   readonly subscriptions: Subscriptions;
   readonly deliveries: Deliveries;
   /** Hears each answered request: a store change that a subscription listens for queues a delivery. */
@@ -29,7 +32,8 @@ export interface WebhooksPart {
  * changes and to the workspaces' clocks. Nothing here runs on a request's path but a comparison
  * per subscription: a delivery is queued after the answer is made, and sent later (src/webhooks/).
  */
-export function webhooksPart(config: WebhooksConfig, clocks: WorkspaceClocks, warn: (message: string) => void): WebhooksPart {
+export function webhooksPart(config: WebhooksConfig, seed: number, clocks: WorkspaceClocks, warn: (message: string) => void): WebhooksPart {
+  const callbackSecret = config.callbackSecret ?? `whsec_${hash('sha256', `understudy callbacks ${seed}`, 'base64').slice(0, 32)}`;
   const subscriptions = new Subscriptions(
     config.subscriptions.map((s) => ({ event: s.event, url: s.url, workspace: s.workspace ?? DEFAULT_WORKSPACE, secret: s.secret })),
   );
@@ -62,6 +66,7 @@ export function webhooksPart(config: WebhooksConfig, clocks: WorkspaceClocks, wa
     if (exchange.change !== undefined) changed(exchange.change);
   };
   return {
+    callbackSecret,
     subscriptions,
     deliveries,
     listener,

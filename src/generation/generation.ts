@@ -1,4 +1,5 @@
 import { answerPlan, type AnswerPlan } from '../answers/plan.js';
+import { callbacksOf, type CallbackSpec } from '../openapi/callbacks.js';
 import { resolveBinding, type ResolvedBinding } from '../dispatch/resolve-binding.js';
 import { forcedAnswer, type Force, type ForcedAnswer } from '../mock/forced-answer.js';
 import { mockAnswer } from '../mock/mock-answer.js';
@@ -58,6 +59,8 @@ export interface Generation {
   readonly schemas: GenerationSchemas;
   /** What the start warns about: operations no request can reach, operations that declare no success. */
   readonly warnings: readonly string[];
+  /** Each operation's OpenAPI `callbacks`, by the operation's pointer (OperationSpec.pointer); empty for most documents. */
+  readonly callbacks: ReadonlyMap<string, readonly CallbackSpec[]>;
 }
 
 /** The schema compilers of one generation: one per direction (openapi/directional.ts), made on first use. */
@@ -133,6 +136,7 @@ export function buildGeneration(
   });
   onProgress?.({ phase: 'compiling', done: total, total, lazy });
   const router = new Router(prepared, basePath, (p) => p.operation.parameters);
+  const callbacks = callbacksOf(model.document, model.locate);
   return Object.freeze({
     number,
     label: String(number),
@@ -141,7 +145,13 @@ export function buildGeneration(
     router,
     operations: prepared,
     schemas: Object.freeze({ compiler: compilerOf }),
-    warnings: [...unreachableWarnings(model, router), ...noSuccessWarnings(model, prepared), ...(lazy ? [] : emptySchemaWarnings(model))],
+    warnings: [
+      ...unreachableWarnings(model, router),
+      ...noSuccessWarnings(model, prepared),
+      ...(lazy ? [] : emptySchemaWarnings(model)),
+      ...callbacks.warnings,
+    ],
+    callbacks: callbacks.byOperation,
   });
 }
 

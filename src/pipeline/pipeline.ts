@@ -15,6 +15,8 @@ import { contractViolation, finishAnswer } from '../answers/finish.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { appliedHeader, appliedRecord, shapeRequest, type RuleCandidates, type Shaping } from './shaping.js';
 import type { Caller, Surface } from './surface.js';
+import type { CallbackSpec } from '../openapi/callbacks.js';
+import type { ExpressionContext } from '../webhooks/runtime-expression.js';
 
 export interface PipelineResult {
   /** The answer, with every header it is sent with. */
@@ -25,6 +27,16 @@ export interface PipelineResult {
   readonly requestBody?: Buffer | undefined;
   readonly applied?: Applied | undefined;
   readonly change?: StoreChange | undefined;
+  /** The operation's OpenAPI callbacks to send, when it declares some and succeeded (core sends them after the answer). */
+  readonly callbacks?: CallbacksDue | undefined;
+}
+
+/** A succeeded operation's callbacks, and what their runtime expressions and bodies are read from. */
+export interface CallbacksDue {
+  readonly specs: readonly CallbackSpec[];
+  readonly context: ExpressionContext;
+  /** The record the request created or changed (before it, for a deletion), for the callback bodies. */
+  readonly record: unknown;
 }
 
 /** What the steps after validation add to an answer. */
@@ -170,7 +182,10 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
   if (shaping.force === undefined && shaping.faults === NO_DECISION) {
     // 9. Respond (the answer is checked against the document after its headers are assembled).
     const responded = await surface.respond(route.operation, validated.input, context);
-    return settle(responded, { requestBody, change: responded.change });
+    const result = settle(responded, { requestBody, change: responded.change });
+    const specs = generation.callbacks.size === 0 ? undefined : generation.callbacks.get(op.pointer);
+    if (specs === undefined || result.response.status < 200 || result.response.status > 299) return result;
+    return { ...result, callbacks: callbacksDue(specs, req, route.pathParams, queryValues, validated.input.body, result) };
   }
   const respond = (): Promise<Responded> => surface.respond(route.operation, validated.input, context);
   const forced = await forcedResponse(shaping, route.operation, req, { verdict, now: surface.now(caller) }, respond);
@@ -185,6 +200,31 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
     applied: appliedRecord(preference, shaping),
     delivery: shaping.faults.delivery,
   });
+}
+
+/** What a succeeded operation's callbacks read: the request as received and validated, and the answer as sent. */
+function callbacksDue(
+  specs: readonly CallbackSpec[],
+  req: SandboxRequest,
+  pathParams: Readonly<Record<string, string>>,
+  query: ReadonlyMap<string, readonly string[]>,
+  body: unknown,
+  result: PipelineResult,
+): CallbacksDue {
+  const host = req.headers.host ?? 'localhost';
+  const target = `${req.mountPath ?? ''}${req.path}${req.query === '' ? '' : `?${req.query}`}`;
+  const { response, change } = result;
+  return {
+    specs,
+    context: {
+      url: `${req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http'}://${host}${target}`,
+      method: req.method,
+      statusCode: response.status,
+      request: { headers: req.headers, query: Object.fromEntries(query), path: pathParams, body },
+      response: { headers: response.headers, body: response.body },
+    },
+    record: change?.after ?? change?.before,
+  };
 }
 
 const truncate = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);

@@ -98,7 +98,14 @@ export class Deliveries {
     const createdAt = this.clock.now(input.workspace);
     const headers = callersHeaders(input.headers);
     const base = { id, workspace: input.workspace, event: input.event, url: input.url, createdAt, attempts: [] };
-    const stored = { ...base, body: JSON.stringify(input.payload), secret, headers };
+    const stored = {
+      ...base,
+      body: input.payload === undefined ? '' : JSON.stringify(input.payload),
+      secret,
+      headers,
+      ...(input.method === undefined || input.method === 'POST' ? {} : { method: input.method }),
+      ...(input.success === undefined ? {} : { success: input.success }),
+    };
     const limits = { pendingLimit: this.settings.queueLimit, historyLimit: this.settings.historyLimit };
     const refuse = async (reason: string): Promise<Enqueued> => {
       await this.store.add({ ...stored, status: 'refused', reason }, limits);
@@ -244,17 +251,22 @@ export class Deliveries {
     const at = this.clock.now(delivery.workspace);
     const started = performance.now();
     const request: OutboundRequest = {
+      method: delivery.method ?? 'POST',
       url: delivery.url,
       headers: {
         ...delivery.headers,
-        'content-type': 'application/json',
+        ...(delivery.body === '' ? {} : { 'content-type': 'application/json' }),
         'user-agent': 'Understudy-Webhooks/1',
         ...signatureHeaders(delivery.secret, delivery.id, this.signingClock(), delivery.body),
       },
       body: delivery.body,
     };
     const verdict = await this.allowList.check(delivery.url, resolveWithin(this.resolver, this.settings.timeoutMs));
-    const limits = { timeoutMs: this.settings.timeoutMs, maxResponseBytes: this.settings.maxResponseBytes };
+    const limits = {
+      timeoutMs: this.settings.timeoutMs,
+      maxResponseBytes: this.settings.maxResponseBytes,
+      ...(delivery.success === undefined ? {} : { success: delivery.success }),
+    };
     const result =
       verdict.kind === 'allowed'
         ? await this.transport(verdict, request, limits)

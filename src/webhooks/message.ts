@@ -10,7 +10,12 @@ export interface EnqueueInput {
   readonly secret?: string;
   /** What happened (`order.created`), kept on the record; the payload carries what the receiver reads. */
   readonly event: string;
-  readonly payload: JsonValue;
+  /** The body, sent as JSON; absent: no body (a callback that declares none). */
+  readonly payload: JsonValue | undefined;
+  /** Upper case; POST when absent (every webhook). */
+  readonly method?: string;
+  /** The statuses that deliver it (a callback's declared 2xx); any 2xx when absent. */
+  readonly success?: readonly number[];
   /** Sent as they are, except those the engine owns (Host, Content-*, the webhook-* headers). */
   readonly headers?: Readonly<Record<string, string>>;
 }

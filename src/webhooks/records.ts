@@ -51,6 +51,10 @@ export interface Delivery {
 /** What the store keeps beside the record: what every attempt needs to send and sign again. */
 export interface StoredDelivery extends Delivery {
   readonly body: string;
+  /** Upper case; absent: POST (deliveries stored before callbacks had a method). */
+  readonly method?: string;
+  /** The statuses that deliver it; absent: any 2xx. */
+  readonly success?: readonly number[];
   readonly secret: string;
   readonly headers: Readonly<Record<string, string>>;
   /** A replay asked for and not yet made. */
@@ -59,7 +63,15 @@ export interface StoredDelivery extends Delivery {
 
 /** The record without what must not leave the engine (the secret) or repeats the attempts (the body). */
 export function publicDelivery(stored: StoredDelivery): Delivery {
-  const { body: _body, secret: _secret, headers: _headers, replayRequested: _replay, ...delivery } = stored;
+  const {
+    body: _body,
+    secret: _secret,
+    headers: _headers,
+    replayRequested: _replay,
+    method: _method,
+    success: _success,
+    ...delivery
+  } = stored;
   return delivery;
 }
 

@@ -3,8 +3,10 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { AllowedTarget } from './allow.js';
 
-/** What one attempt sends: always a POST of a JSON body. */
+/** What one attempt sends: a POST of a JSON body, unless a callback declares another method or no body. */
 export interface OutboundRequest {
+  /** Upper case; `POST` for every webhook. */
+  readonly method: string;
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
@@ -18,6 +20,11 @@ export interface ReceivedAnswer {
 }
 
 export interface SendLimits {
+  /**
+   * The statuses that deliver it (a callback's declared 2xx); any 2xx when absent. Another 2xx
+   * fails the attempt: the receiver said something the document does not.
+   */
+  readonly success?: readonly number[];
   /** Wall time for the whole exchange: connecting, sending, and the answer's last byte. */
   readonly timeoutMs: number;
   /** The largest answer body read; a larger one ends the attempt as failed. */
@@ -46,8 +53,11 @@ const describeError = (error: Error): string => {
 };
 
 /** The outcome an answer's status makes: 2xx delivers, anything else (a redirect too: never followed) fails. */
-function judged(answer: ReceivedAnswer): SendResult {
-  if (answer.status >= 200 && answer.status < 300) return { outcome: 'delivered', response: answer };
+function judged(answer: ReceivedAnswer, success: readonly number[] | undefined): SendResult {
+  if (answer.status >= 200 && answer.status < 300) {
+    if (success === undefined || success.includes(answer.status)) return { outcome: 'delivered', response: answer };
+    return { outcome: 'failed', response: answer, error: `the receiver answered ${answer.status}, which the callback does not declare` };
+  }
   if (answer.status >= 300 && answer.status < 400) {
     const location = answer.headers.location;
     const to = location === undefined ? '' : ` to ${location}`;
@@ -70,7 +80,7 @@ export const nodeTransport: Transport = (target, outbound, limits) =>
       family: target.family,
       port: url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port),
       path: `${url.pathname}${url.search}`,
-      method: 'POST',
+      method: outbound.method,
       agent: false,
       headers: { ...outbound.headers, host: url.host, 'content-length': String(Buffer.byteLength(outbound.body)) },
     };
@@ -98,7 +108,7 @@ export const nodeTransport: Transport = (target, outbound, limits) =>
           settle({ outcome: 'failed', response: answer(), error: `the answer is larger than ${limits.maxResponseBytes} bytes` });
         } else chunks.push(chunk);
       });
-      response.on('end', () => settle(judged(answer())));
+      response.on('end', () => settle(judged(answer(), limits.success)));
       response.on('error', (error) => settle({ outcome: 'failed', response: answer(), error: describeError(error) }));
       response.on('aborted', () => settle({ outcome: 'failed', response: answer(), error: 'the connection closed mid-answer' }));
     });
