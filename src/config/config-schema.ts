@@ -109,7 +109,13 @@ export const CONFIG_SCHEMA = {
           field: { type: 'string', minLength: 1 },
           from: { type: 'string' },
           to: { type: 'string' },
-          after: { type: ['string', 'number'], pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d)?\\s*$', minimum: 0 },
+          // A duration (`10m`, `2d`) or a number of seconds.
+          after: {
+            anyOf: [
+              { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d)?\\s*$' },
+              { type: 'number', minimum: 0 },
+            ],
+          },
         },
       },
     },
