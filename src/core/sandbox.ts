@@ -17,6 +17,7 @@ import { Limiter } from '../limits/limiter.js';
 import { banHint } from './ban-hint.js';
 import { webhooksPart, type WebhooksPart } from './webhooks.js';
 import { sendCallbacks } from './callbacks.js';
+import { tiedWebhooks, webhookBody } from './document-events.js';
 import { declaredTransitions, transitionsPart } from './transitions.js';
 import { RuleStore } from '../rules/rule-store.js';
 import { answerHeaders } from '../answers/answer-headers.js';
@@ -124,7 +125,16 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const journaled = config.adminToken !== null || config.redis.url !== null;
   const listeners: ((exchange: Exchange) => void)[] = journaled ? [listenerOf(journal, clocks)] : [];
   const rules = new RuleStore();
-  const webhooks = webhooksPart(config.webhooks, config.seed, clocks, (message) => notify({ level: 'warn', message }));
+  // The document's own webhooks, tied to store changes at start (a reload does not tie them again).
+  const documentEvents = tiedWebhooks(generation);
+  for (const message of documentEvents.warnings) onProgress?.({ phase: 'warning', message });
+  const webhooks = webhooksPart(config.webhooks, config.seed, clocks, (message) => notify({ level: 'warn', message }), {
+    event: (name) => documentEvents.tied.get(name)?.event,
+    body: (name, change, at) => {
+      const webhook = documentEvents.tied.get(name);
+      return webhook === undefined ? undefined : webhookBody(generation, webhook, change, config.seed, at);
+    },
+  });
   // A store change a subscription listens for is queued after its answer is made (src/webhooks/).
   listeners.push(webhooks.listener);
   // Records that move through their states on the clock (src/transitions/): what the config and the

@@ -4,7 +4,7 @@ import type { WebhooksConfig } from '../config/config.js';
 import type { Exchange } from '../vocabulary/exchange.js';
 import type { StoreChange } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
-import { Deliveries, workspaceClock } from '../webhooks/deliveries.js';
+import { Deliveries, workspaceClock, type JsonValue } from '../webhooks/deliveries.js';
 import { eventPayload } from '../webhooks/events.js';
 import { Subscriptions } from '../webhooks/subscriptions.js';
 
@@ -32,10 +32,23 @@ export interface WebhooksPart {
  * changes and to the workspaces' clocks. Nothing here runs on a request's path but a comparison
  * per subscription: a delivery is queued after the answer is made, and sent later (src/webhooks/).
  */
-export function webhooksPart(config: WebhooksConfig, seed: number, clocks: WorkspaceClocks, warn: (message: string) => void): WebhooksPart {
+/** The document's own webhooks a subscription may name, and the body each sends for a change. */
+export interface NamedWebhooks {
+  readonly event: (name: string) => string | undefined;
+  readonly body: (name: string, change: StoreChange, at: number) => JsonValue | undefined;
+}
+
+export function webhooksPart(
+  config: WebhooksConfig,
+  seed: number,
+  clocks: WorkspaceClocks,
+  warn: (message: string) => void,
+  named: NamedWebhooks = { event: () => undefined, body: () => undefined },
+): WebhooksPart {
   const callbackSecret = config.callbackSecret ?? `whsec_${hash('sha256', `understudy callbacks ${seed}`, 'base64').slice(0, 32)}`;
   const subscriptions = new Subscriptions(
     config.subscriptions.map((s) => ({ event: s.event, url: s.url, workspace: s.workspace ?? DEFAULT_WORKSPACE, secret: s.secret })),
+    named.event,
   );
   const report = (error: unknown): void => warn(`webhooks: ${error instanceof Error ? error.message : String(error)}`);
   const deliveries = new Deliveries({
@@ -56,7 +69,8 @@ export function webhooksPart(config: WebhooksConfig, seed: number, clocks: Works
           workspace: change.workspace,
           url: subscription.url,
           event: subscription.event,
-          payload: eventPayload(subscription.event, change, at),
+          // A document's own webhook sends the body its schema describes; any other, the standard envelope.
+          payload: named.body(subscription.event, change, at) ?? eventPayload(subscription.event, change, at),
           secret,
         })
         .catch(report);

@@ -46,7 +46,14 @@ export interface Due {
 export class Subscriptions {
   private readonly held = new Map<string, Held>();
 
-  constructor(private readonly configured: readonly SubscriptionInput[]) {
+  /**
+   * @param named the store change a document's own webhook is tied to (`newPet` → `pets.created`),
+   *   for a subscription that names the webhook rather than the change.
+   */
+  constructor(
+    private readonly configured: readonly SubscriptionInput[],
+    private readonly named: (event: string) => string | undefined = () => undefined,
+  ) {
     this.reset();
   }
 
@@ -56,7 +63,7 @@ export class Subscriptions {
   }
 
   add(input: SubscriptionInput, configured = false): Subscribed {
-    const parsed = parseEvent(input.event);
+    const parsed = parseEvent(this.named(input.event) ?? input.event);
     const problems: { field: 'event' | 'url' | 'secret'; message: string }[] = [];
     if ('problem' in parsed) problems.push({ field: 'event', message: parsed.problem });
     if (!isHttpUrl(input.url)) problems.push({ field: 'url', message: 'must be an absolute http or https URL' });
