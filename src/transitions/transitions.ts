@@ -1,16 +1,12 @@
-import type { Update } from '../store/record-store.js';
+import type { RecordStore } from '../store/record-store.js';
 import type { Row, StoreChange } from '../vocabulary/record.js';
 import type { TransitionRule } from './rules.js';
 
 /** What the transitions act through: the workspaces' clocks, the store, and the record as shown. */
 export interface TransitionParts {
   now(workspace: string): number;
-  update(
-    workspace: string,
-    collection: string,
-    key: string,
-    change: (current: Row) => Readonly<Record<string, unknown>> | undefined,
-  ): Promise<Update>;
+  /** The store's own atomic update (RecordStore.update). */
+  update: RecordStore['update'];
   /** The record as the document shows it, for the store change the webhooks and the journal read. */
   shown(collection: string, row: Row): Readonly<Record<string, unknown>>;
   /** The stored fields with the record's update timestamps (`updatedAt`) set to `at`. */

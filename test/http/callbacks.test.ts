@@ -1,11 +1,11 @@
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
 import { createNodeHandler } from '../../src/http/node-handler.js';
 import { satisfies } from '../../src/schemas/document-schemas.js';
-import { ADMIN_TOKEN, testSandbox } from '../support/sandbox.js';
-import { always, startReceiver, type Behaviour, type Receiver } from '../support/webhook-receiver.js';
+import { ADMIN_TOKEN, sandboxForTest } from '../support/sandbox.js';
+import { always, receiverForTest } from '../support/webhook-receiver.js';
 
 /**
  * OpenAPI callbacks sent by the sandbox (issue 36 §1), on a document whose subscribe operation calls
@@ -18,28 +18,15 @@ const SPEC = 'test/documents/callback-subscriptions.yaml';
 const CALLBACK_BODY = `#/paths/~1subscriptions/post/callbacks/onEvent/{$request.body#~1callbackUrl}?subscription={$response.body#~1id}/post/requestBody/content/application~1json/schema`;
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
 
-let open: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((thing) => thing.close()));
-  open = [];
-});
-
 async function started(): Promise<{ sandbox: Sandbox; app: ReturnType<typeof createNodeHandler> }> {
-  const sandbox = await testSandbox({ spec: SPEC, fixtures: null });
-  open.push(sandbox);
+  const sandbox = await sandboxForTest({ spec: SPEC, fixtures: null });
   return { sandbox, app: createNodeHandler(sandbox) };
-}
-
-async function receiver(behave: Behaviour): Promise<Receiver> {
-  const made = await startReceiver(behave);
-  open.push(made);
-  return made;
 }
 
 describe('OpenAPI callbacks', () => {
   it('calls back the URL the request named, with a body of the callback schema filled from the record and the request', async () => {
     const { sandbox, app } = await started();
-    const hooks = await receiver(always(200, 'ok'));
+    const hooks = await receiverForTest(always(200, 'ok'));
     const subscribed = await request(app).post('/v1/subscriptions').send({ callbackUrl: hooks.url, event: 'ping' });
     expect(subscribed.status).toBe(201);
     const { id } = subscribed.body as { id: number };
@@ -66,7 +53,7 @@ describe('OpenAPI callbacks', () => {
 
   it('counts only the statuses the callback declares: a 204 where it declares 200 is retried on the clock', async () => {
     const { sandbox, app } = await started();
-    const hooks = await receiver((n, _request, response) => {
+    const hooks = await receiverForTest((n, _request, response) => {
       response.writeHead(n === 1 ? 204 : 200);
       response.end();
     });

@@ -1,11 +1,11 @@
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/core/sandbox.js';
 import type { StartupProgress } from '../../src/core/startup-progress.js';
 import { createNodeHandler } from '../../src/http/node-handler.js';
 import { satisfies } from '../../src/schemas/document-schemas.js';
 import { ADMIN_TOKEN, testConfig } from '../support/sandbox.js';
-import { always, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { always, receiverForTest, type Receiver } from '../support/webhook-receiver.js';
 
 /**
  * A document's own webhooks (OpenAPI 3.1 `webhooks`) as subscription events (issue 36 §2): tied to
@@ -16,20 +16,14 @@ import { always, startReceiver, type Receiver } from '../support/webhook-receive
 const SPEC = 'test/documents/pet-webhooks.yaml';
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
 
-let open: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((thing) => thing.close()));
-  open = [];
-});
-
 async function started(): Promise<{ sandbox: Sandbox; app: ReturnType<typeof createNodeHandler>; warnings: string[]; hooks: Receiver }> {
   const warnings: string[] = [];
   const onProgress = (event: StartupProgress): void => {
     if (event.phase === 'warning') warnings.push(event.message);
   };
   const sandbox = await createSandbox(testConfig({ spec: SPEC, fixtures: null }), { onProgress });
-  const hooks = await startReceiver(always(200, 'ok'));
-  open.push(sandbox, hooks);
+  onTestFinished(() => sandbox.close());
+  const hooks = await receiverForTest(always(200, 'ok'));
   return { sandbox, app: createNodeHandler(sandbox), warnings, hooks };
 }
 

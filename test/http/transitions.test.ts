@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
 import { createNodeHandler } from '../../src/http/node-handler.js';
-import { ADMIN_TOKEN, auth, START, testSandbox } from '../support/sandbox.js';
-import { always, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { ADMIN_TOKEN, auth, START, sandboxForTest, testSandbox } from '../support/sandbox.js';
+import { always, receiverForTest } from '../support/webhook-receiver.js';
 
 /**
  * Records that move through their states on the sandbox clock (issue 36 §4), on the Pet Store: a
@@ -17,17 +17,10 @@ const LIFECYCLE = [
   { collection: 'pets', field: 'status', from: 'pending', to: 'sold', after: '1d' },
 ];
 
-let open: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((thing) => thing.close()));
-  open = [];
-});
-
 async function started(
   overrides: Parameters<typeof testSandbox>[0] = {},
 ): Promise<{ sandbox: Sandbox; app: ReturnType<typeof createNodeHandler> }> {
-  const sandbox = await testSandbox({ transitions: LIFECYCLE, ...overrides });
-  open.push(sandbox);
+  const sandbox = await sandboxForTest({ transitions: LIFECYCLE, ...overrides });
   return { sandbox, app: createNodeHandler(sandbox) };
 }
 
@@ -56,7 +49,7 @@ describe('timed transitions', () => {
   });
 
   it('follows a chain through when the clock jumps past both waits, each change delivered', async () => {
-    const hooks = await receiver();
+    const hooks = await receiverForTest(always(204, ''));
     const { sandbox, app } = await started({ webhooks: { subscriptions: [{ event: 'pets.updated', url: hooks.url }] } });
     const { id } = (await request(app).post('/v1/pets').set(auth('demo-pro')).send({ name: 'Rex', categoryId: 1, status: 'available' }))
       .body as { id: number };
@@ -79,7 +72,7 @@ describe('timed transitions', () => {
   });
 
   it('forces one record to a state from the admin API, delivered and followed from then on', async () => {
-    const hooks = await receiver();
+    const hooks = await receiverForTest(always(204, ''));
     const { sandbox, app } = await started({ webhooks: { subscriptions: [{ event: 'pets.status=sold', url: hooks.url }] } });
     const { id } = (await request(app).post('/v1/pets').set(auth('demo-pro')).send({ name: 'Rex', categoryId: 1, status: 'available' }))
       .body as { id: number };
@@ -114,12 +107,11 @@ describe('timed transitions', () => {
   });
 
   it('reads transitions a document declares on its schema (x-understudy-transitions), and sets the update timestamp to the moment each was due', async () => {
-    const sandbox = await testSandbox({
+    const sandbox = await sandboxForTest({
       spec: 'test/documents/order-lifecycle.yaml',
       fixtures: null,
       keys: [{ key: 'shop-key', plan: 'free' }],
     });
-    open.push(sandbox);
     const app = createNodeHandler(sandbox);
     expect(((await request(app).get('/__sandbox/transitions').set(admin)).body as { transitions: unknown[] }).transitions).toEqual([
       { collection: 'orders', field: 'status', from: 'placed', to: 'approved', afterSeconds: 600 },
@@ -138,9 +130,3 @@ describe('timed transitions', () => {
     ).rejects.toThrow('timed transitions: transitions (pets.status).0 moves "available" to itself');
   });
 });
-
-async function receiver(): Promise<Receiver> {
-  const made = await startReceiver(always(204, ''));
-  open.push(made);
-  return made;
-}

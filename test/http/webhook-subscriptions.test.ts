@@ -1,10 +1,10 @@
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
 import { createNodeHandler } from '../../src/http/node-handler.js';
-import { ADMIN_TOKEN, auth, testSandbox } from '../support/sandbox.js';
-import { always, startReceiver, type Behaviour, type Receiver } from '../support/webhook-receiver.js';
+import { ADMIN_TOKEN, auth, sandboxForTest, testSandbox } from '../support/sandbox.js';
+import { always, receiverForTest, type Behaviour } from '../support/webhook-receiver.js';
 
 /**
  * Webhooks on store changes through the sandbox (issue 36): subscribed through the admin API, fired
@@ -16,24 +16,11 @@ import { always, startReceiver, type Behaviour, type Receiver } from '../support
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
 const rex = { name: 'Rex', categoryId: 1 };
 
-let open: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((thing) => thing.close()));
-  open = [];
-});
-
 async function started(
   overrides: Parameters<typeof testSandbox>[0] = {},
 ): Promise<{ sandbox: Sandbox; app: ReturnType<typeof createNodeHandler> }> {
-  const sandbox = await testSandbox(overrides);
-  open.push(sandbox);
+  const sandbox = await sandboxForTest(overrides);
   return { sandbox, app: createNodeHandler(sandbox) };
-}
-
-async function receiver(behave: Behaviour): Promise<Receiver> {
-  const made = await startReceiver(behave);
-  open.push(made);
-  return made;
 }
 
 /** Fails the first `failures` requests with 500, then answers 204. */
@@ -59,7 +46,7 @@ const deliveries = async (app: ReturnType<typeof createNodeHandler>, query = '')
 describe('webhooks on store changes', () => {
   it('delivers a pet created, signed, and retries a failing receiver only when the sandbox clock is moved', async () => {
     const { sandbox, app } = await started();
-    const hooks = await receiver(failingFirst(2));
+    const hooks = await receiverForTest(failingFirst(2));
     const subscribed = await request(app).post('/__sandbox/webhooks').set(admin).send({ event: 'pets.created', url: hooks.url });
     expect(subscribed.status).toBe(201);
     const { secret, id } = subscribed.body as { secret: string; id: string };
@@ -116,7 +103,7 @@ describe('webhooks on store changes', () => {
 
   it('fires a field transition only for records that take the value', async () => {
     const { sandbox, app } = await started();
-    const hooks = await receiver(always(204, ''));
+    const hooks = await receiverForTest(always(204, ''));
     await request(app).post('/__sandbox/webhooks').set(admin).send({ event: 'pets.status=sold', url: hooks.url });
     await request(app)
       .post('/v1/pets')
@@ -134,7 +121,7 @@ describe('webhooks on store changes', () => {
 
   it("hears only its own workspace's changes", async () => {
     const { sandbox, app } = await started();
-    const hooks = await receiver(always(204, ''));
+    const hooks = await receiverForTest(always(204, ''));
     const { key, workspace } = (await request(app).post('/__sandbox/keys').set(admin).send({ plan: 'pro' })).body as {
       key: string;
       workspace: string;
@@ -163,7 +150,7 @@ describe('webhooks on store changes', () => {
   });
 
   it('replays a delivery with the same message id, and a reset leaves only the configured subscriptions', async () => {
-    const hooks = await receiver(always(204, ''));
+    const hooks = await receiverForTest(always(204, ''));
     const { sandbox, app } = await started({ webhooks: { subscriptions: [{ event: 'pets.created', url: hooks.url }] } });
     const listed = (await request(app).get('/__sandbox/webhooks').set(admin)).body as { webhooks: { configured: boolean }[] };
     expect(listed.webhooks).toMatchObject([{ event: 'pets.created', configured: true }]);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
+import { onTestFinished } from 'vitest';
 import type { SandboxConfig } from '../../src/config/config.js';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import { checkConfig } from '../../src/config/load-config.js';
@@ -38,6 +39,13 @@ export function testConfig(overrides: Overrides = {}): SandboxConfig {
 /** The real sandbox on the test config (`testConfig`). */
 export async function testSandbox(overrides: Overrides = {}): Promise<Sandbox> {
   return createSandbox(testConfig(overrides));
+}
+
+/** The real sandbox on the test config for one test: closed when the test ends (its timers, its deliveries). */
+export async function sandboxForTest(overrides: Overrides = {}): Promise<Sandbox> {
+  const sandbox = await testSandbox(overrides);
+  onTestFinished(() => sandbox.close());
+  return sandbox;
 }
 
 export type Edge = {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { onTestFinished } from 'vitest';
 
 /** One request a receiver took, as it arrived. */
 export interface ReceivedRequest {
@@ -75,3 +76,10 @@ export const always =
 
 /** Never answers: the request stays open until the sender gives up. */
 export const never: Behaviour = () => undefined;
+
+/** A receiver for one test: closed when the test ends, passed or not. */
+export async function receiverForTest(behave: Behaviour): Promise<Receiver> {
+  const made = await startReceiver(behave);
+  onTestFinished(() => made.close());
+  return made;
+}
