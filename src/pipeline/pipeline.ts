@@ -15,8 +15,9 @@ import { contractViolation, finishAnswer } from '../answers/finish.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { appliedHeader, appliedRecord, shapeRequest, type RuleCandidates, type Shaping } from './shaping.js';
 import type { Caller, Surface } from './surface.js';
-import type { CallbackSpec } from '../openapi/callbacks.js';
-import type { ExpressionContext } from '../webhooks/runtime-expression.js';
+import { callbacksDue, type CallbacksDue } from './callbacks-due.js';
+
+export type { CallbacksDue } from './callbacks-due.js';
 
 export interface PipelineResult {
   /** The answer, with every header it is sent with. */
@@ -29,14 +30,6 @@ export interface PipelineResult {
   readonly change?: StoreChange | undefined;
   /** The operation's OpenAPI callbacks to send, when it declares some and succeeded (core sends them after the answer). */
   readonly callbacks?: CallbacksDue | undefined;
-}
-
-/** A succeeded operation's callbacks, and what their runtime expressions and bodies are read from. */
-export interface CallbacksDue {
-  readonly specs: readonly CallbackSpec[];
-  readonly context: ExpressionContext;
-  /** The record the request created or changed (before it, for a deletion), for the callback bodies. */
-  readonly record: unknown;
 }
 
 /** What the steps after validation add to an answer. */
@@ -200,31 +193,6 @@ export async function runPipeline(surface: Surface, req: SandboxRequest): Promis
     applied: appliedRecord(preference, shaping),
     delivery: shaping.faults.delivery,
   });
-}
-
-/** What a succeeded operation's callbacks read: the request as received and validated, and the answer as sent. */
-function callbacksDue(
-  specs: readonly CallbackSpec[],
-  req: SandboxRequest,
-  pathParams: Readonly<Record<string, string>>,
-  query: ReadonlyMap<string, readonly string[]>,
-  body: unknown,
-  result: PipelineResult,
-): CallbacksDue {
-  const host = req.headers.host ?? 'localhost';
-  const target = `${req.mountPath ?? ''}${req.path}${req.query === '' ? '' : `?${req.query}`}`;
-  const { response, change } = result;
-  return {
-    specs,
-    context: {
-      url: `${req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http'}://${host}${target}`,
-      method: req.method,
-      statusCode: response.status,
-      request: { headers: req.headers, query: Object.fromEntries(query), path: pathParams, body },
-      response: { headers: response.headers, body: response.body },
-    },
-    record: change?.after ?? change?.before,
-  };
 }
 
 const truncate = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
