@@ -65,7 +65,15 @@ function parseSince(text: string): number | undefined {
 interface Filters {
   readonly pattern: CompiledPattern;
   readonly since: number | undefined;
+  /** `inbound` the requests answered, `outbound` the webhook and callback attempts sent, `all` both. */
+  readonly direction: 'inbound' | 'outbound' | 'all';
 }
+
+/**
+ * The requests the sandbox answered, without the ones it sent: counts, finds and verifications are
+ * about what a client sent, and a webhook attempt is not a client's request.
+ */
+const inbound = (entries: readonly JournalEntry[]): readonly JournalEntry[] => entries.filter((entry) => entry.outbound === undefined);
 
 type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: SandboxResponse };
 
@@ -105,10 +113,14 @@ export function journalHandlers(c: JournalHandlerCapabilities): Readonly<Record<
       ...(text('workspace') === undefined ? {} : { workspace: text('workspace') }),
     };
     const result = compiled(pattern, 'query');
-    return result.ok ? { ok: true, value: { pattern: result.value, since: sinceMs } } : result;
+    const direction = (text('direction') ?? 'all') as Filters['direction'];
+    return result.ok ? { ok: true, value: { pattern: result.value, since: sinceMs, direction } } : result;
   };
 
-  const selected = (f: Filters) => (entry: JournalEntry) => (f.since === undefined || entry.time >= f.since) && f.pattern.matches(entry);
+  const selected = (f: Filters) => (entry: JournalEntry) =>
+    (f.since === undefined || entry.time >= f.since) &&
+    (f.direction === 'all' || (f.direction === 'outbound') === (entry.outbound !== undefined)) &&
+    f.pattern.matches(entry);
 
   return {
     listRequests: (input) => {
@@ -121,13 +133,13 @@ export function journalHandlers(c: JournalHandlerCapabilities): Readonly<Record<
     countRequests: (input) => {
       const pattern = compiled(input.body as RequestPattern, 'body');
       if (!pattern.ok) return Promise.resolve(pattern.response);
-      return Promise.resolve(ok({ count: countMatching(c.journal.entries(), pattern.value) }));
+      return Promise.resolve(ok({ count: countMatching(inbound(c.journal.entries()), pattern.value) }));
     },
 
     findRequests: (input) => {
       const pattern = compiled(input.body as RequestPattern, 'body');
       if (!pattern.ok) return Promise.resolve(pattern.response);
-      return Promise.resolve(ok(c.journal.entries().filter((entry) => pattern.value.matches(entry))));
+      return Promise.resolve(ok(inbound(c.journal.entries()).filter((entry) => pattern.value.matches(entry))));
     },
 
     verifyRequests: async (input) => verify(c.journal, input, (pattern) => compiled(pattern, 'body.pattern')),
@@ -185,7 +197,7 @@ async function verify(
   if (countProblem) return invalid([countProblem]);
   const pattern = compile(given);
   if (!pattern.ok) return pattern.response;
-  const count = (): number => countMatching(journal.entries(), pattern.value);
+  const count = (): number => countMatching(inbound(journal.entries()), pattern.value);
   await waitUntil(
     () => countHolds(count(), expected),
     (onAddition) => journal.subscribe(onAddition),
@@ -193,7 +205,7 @@ async function verify(
     // Counts only grow: one already over `exactly` or `atMost` is answered at once, not after the window.
     () => countLost(count(), expected),
   );
-  const entries = journal.entries();
+  const entries = inbound(journal.entries());
   const found = countMatching(entries, pattern.value);
   if (countHolds(found, expected)) return ok({ count: found });
   const candidates = entries.filter((entry) => !entry.path.startsWith(ADMIN_PATH));

@@ -12,6 +12,7 @@ import { createDrawStreams } from '../faults/draws.js';
 import { configSettings } from '../faults/settings.js';
 import type { Generation } from '../generation/generation.js';
 import { Journal, toJournalEntry } from '../journal/journal.js';
+import { outboundEntry } from '../journal/outbound.js';
 import { redactionFor, type Redaction } from '../journal/redaction.js';
 import { Limiter } from '../limits/limiter.js';
 import { banHint } from './ban-hint.js';
@@ -137,6 +138,12 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   });
   // A store change a subscription listens for is queued after its answer is made (src/webhooks/).
   listeners.push(webhooks.listener);
+  // Each attempt at a delivery is journaled beside the requests, as a request the sandbox sent.
+  if (journaled) {
+    webhooks.deliveries.onAttempt((delivery, attempt) => {
+      if (journal.wants()) journal.addEntry(outboundEntry({ ...attempt, delivery }, redaction, Date.now()), 'own');
+    });
+  }
   // Records that move through their states on the clock (src/transitions/): what the config and the
   // document declare, read once at start; a change a transition makes is delivered like a request's.
   const declared = declaredTransitions(config.transitions, generation);

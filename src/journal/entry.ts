@@ -60,6 +60,27 @@ export interface JournalEntry {
   readonly received?: Received;
   /** The store change the request made (`created pets/17`). */
   readonly change?: string;
+  /** Present on a request the sandbox sent (a webhook or callback attempt), not one it answered. */
+  readonly outbound?: OutboundView;
+}
+
+/** What an outbound entry adds: which delivery it is an attempt of, and how it ended. */
+export interface OutboundView {
+  /** `webhook` for a subscription's delivery, `callback` for an OpenAPI callback's. */
+  readonly kind: 'webhook' | 'callback';
+  /** The delivery's id (its `webhook-id`): `GET /__sandbox/webhooks/deliveries/{id}` has every attempt. */
+  readonly delivery: string;
+  readonly event: string;
+  readonly url: string;
+  /** 1 for the first attempt, counting retries and replays. */
+  readonly attempt: number;
+  readonly outcome: 'delivered' | 'failed' | 'refused' | 'timeout';
+  /** Why it failed when no answer says (a refused connection, the allow-list, a timeout). */
+  readonly error?: string;
+  /** When the next attempt is due, on the workspace's sandbox clock; absent when none will follow. */
+  readonly nextAttemptAt?: number;
+  /** Set on an attempt made by a replay. */
+  readonly replay?: true;
 }
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -90,6 +111,12 @@ function bytesView(bytes: Uint8Array, size: number, mime: string | undefined, r:
     return { ...base, text: Buffer.from(shown).toString('base64'), encoding: 'base64' };
   }
   return { ...base, text: redactText(text, mime, truncated, r) };
+}
+
+/** A text body as an entry shows it: capped, credential fields redacted. */
+export function textView(text: string, mime: string | undefined, r: Redaction): BodyView {
+  const bytes = Buffer.from(text);
+  return bytesView(bytes, bytes.length, mime, r);
 }
 
 function redactText(text: string, mime: string | undefined, truncated: boolean, r: Redaction): string {

@@ -48,7 +48,10 @@ const cookiesOf = (header: string | undefined, setCookie = false): NameValue[] =
  * Host, over plain HTTP as the sandbox serves it.
  */
 const urlOf = (entry: JournalEntry): string =>
-  `http://${entry.request.headers.host ?? 'localhost'}${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`;
+  entry.outbound === undefined
+    ? `http://${entry.request.headers.host ?? 'localhost'}${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`
+    : // A request the sandbox sent went to the URL its delivery names (query redacted as the entry's is).
+      `${new URL(entry.outbound.url).origin}${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`;
 
 function postData(body: BodyView | undefined): Record<string, unknown> | undefined {
   if (!body) return undefined;

@@ -55,10 +55,11 @@ export class Journal {
   }
 
   /**
-   * Adds the entry of a request another replica answered (sharing one Redis): it is listed, matched,
-   * streamed and verified like this replica's own.
+   * Adds an entry that came built: one of a request another replica answered (sharing one Redis),
+   * listed, matched, streamed and verified like this replica's own; or, `own`, one of a request this
+   * replica sent (a webhook attempt), which the other replicas are sent like its answered ones.
    */
-  addEntry(entry: JournalEntry): void {
+  addEntry(entry: JournalEntry, origin: 'foreign' | 'own' = 'foreign'): void {
     const record: JournalRecord = {
       exchange: {
         request: { id: entry.id, method: entry.method, path: entry.path, query: entry.query, headers: entry.request.headers },
@@ -71,7 +72,7 @@ export class Journal {
       time: entry.time,
       wallTime: entry.wallTime,
     };
-    this.foreign.add(record);
+    if (origin === 'foreign') this.foreign.add(record);
     this.views.set(record, entry);
     this.add(record);
   }
