@@ -61,6 +61,8 @@ const DOCS_FILES: Readonly<Record<string, () => string>> = {
 const CONSOLE_FILES: Readonly<Record<string, () => string>> = {
   'console.js': () => `${WEB}console/console.js`,
   'console.css': () => `${WEB}console/console.css`,
+  'webhooks.js': () => `${WEB}console/webhooks.js`,
+  'webhooks.css': () => `${WEB}console/webhooks.css`,
 };
 
 /**

@@ -85,7 +85,7 @@ describe('the admin console in a real browser', () => {
     await signIn(page);
     await page.locator('#app').waitFor();
     expect(await page.locator('#token-form').isVisible()).toBe(false);
-    for (const section of ['Journal', 'Keys', 'Clock', 'Reload', 'Workspaces', 'Rules and faults']) {
+    for (const section of ['Journal', 'Keys', 'Clock', 'Reload', 'Workspaces', 'Rules and faults', 'Webhooks']) {
       await expect.poll(() => page.getByRole('heading', { name: section, exact: true }).isVisible(), WAIT).toBe(true);
     }
     const stored = await page.evaluate(() => ({

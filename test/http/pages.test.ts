@@ -155,6 +155,16 @@ describe.each(EDGES)('the pages through the $name', ({ make }) => {
     const script = await request(app).get('/__sandbox/console/console.js');
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    // The sections in files of their own, and nothing else from the folder.
+    for (const [name, type] of [
+      ['webhooks.js', 'text/javascript; charset=utf-8'],
+      ['webhooks.css', 'text/css; charset=utf-8'],
+    ]) {
+      const res = await request(app).get(`/__sandbox/console/${name}`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe(type);
+    }
+    expect((await request(app).get('/__sandbox/console/index.html')).status).toBe(404);
   });
 });
 

@@ -1,5 +1,6 @@
 // The admin console: the live request journal, the keys' rate windows, the clock, workspaces,
-// rules and reloads, all read from the admin API with the admin token this tab was given.
+// rules and reloads, all read from the admin API with the admin token this tab was given. Sections
+// in files of their own (webhooks.js) are loaded first and made here (`window.consoleSections`).
 // Everything the server sends is shown with textContent, never parsed as HTML.
 'use strict';
 
@@ -32,6 +33,8 @@
   const stream = { controller: null, timer: undefined, attempts: 0, retryMs: 3000 };
   const rows = new Map(); // request id → { tr, entry }
   let hideUpTo = 0; // "clear view": entries answered at or before this wall time stay hidden
+  const clocks = new Map(); // workspace id → its sandbox clock, in Unix seconds, as last read
+  let sections = []; // { read, render } from other files: read on every refresh, drawn after the rest
 
   // ---- small helpers -------------------------------------------------------------------------
 
@@ -215,7 +218,10 @@
         again = false;
         const withMetrics = polls++ % METRICS_EVERY === 0;
         const calls = ['clock', 'keys', 'workspaces', 'rules', 'status', withMetrics ? 'metrics' : null];
-        const results = await Promise.allSettled(calls.map((path) => (path ? api(path) : Promise.resolve(null))));
+        const results = await Promise.allSettled([
+          ...calls.map((path) => (path ? api(path) : Promise.resolve(null))),
+          ...sections.map((section) => section.read()),
+        ]);
         if (!token) return;
         const failed = results.find((r) => r.status === 'rejected' && !(r.reason instanceof SignedOut));
         show('notice', failed ? `The sandbox did not answer: ${failed.reason.message}` : '');
@@ -226,6 +232,8 @@
         if (value(3)) renderIfChanged('rules', value(3), () => renderRules(value(3)));
         if (value(4)) renderIfChanged('status', value(4), () => renderStatus(value(4)));
         if (value(5)) renderMetrics(value(5));
+        if (value(2)) for (const w of value(2).workspaces) clocks.set(w.id, w.clock.now);
+        sections.forEach((section, i) => value(calls.length + i) && section.render(value(calls.length + i)));
       } while (again && token);
     } finally {
       busy = false;
@@ -733,6 +741,20 @@
   }
 
   wire();
+  // What a section of another file may use: the helpers and the admin API, never this file's state.
+  const kit = {
+    el,
+    api,
+    act,
+    refresh: async () => token && refresh(),
+    show,
+    showError,
+    dateTime,
+    duration,
+    renderIfChanged,
+    clockOf: (ws) => clocks.get(ws) ?? now,
+  };
+  sections = (window.consoleSections || []).map((make) => make(Object.freeze(kit)));
   $('rule-json').value = JSON.stringify(PRESETS.respond);
   // The start prints the console's URL with the token in its fragment (`#token=…`): a fragment never
   // reaches a server or a log. It is taken once and removed from the address bar and the history.
