@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parseArgs } from 'node:util';
 import { secretProblem } from '../webhooks/sign.js';
-import { answerFor, jsonLine, textLine, type ReceivePolicy, type TakenRequest } from './receive-exchange.js';
+import { answerFor, jsonLine, textLine, type Answer, type ReceivePolicy, type TakenRequest } from './receive-exchange.js';
 
 /**
  * `understudy receive`: a webhook receiver to try the sandbox's deliveries on. It answers every
@@ -138,6 +138,8 @@ export async function receive(args: readonly string[], output: ReceiveOutput): P
   const say = json ? output.err : output.out;
   let failed = 0;
   let taken = 0;
+  const print = (at: number, request: TakenRequest, answer: Answer): void =>
+    output.out(json ? jsonLine(at, request, answer) : textLine(at, request, answer));
   const server = createServer((request, response) => {
     take(request, (req, tooLarge) => {
       taken++;
@@ -145,13 +147,13 @@ export async function receive(args: readonly string[], output: ReceiveOutput): P
       if (tooLarge) {
         const message = `the body is larger than ${MAX_BODY_BYTES} bytes`;
         send(response, 413, { code: 'payload_too_large', message, status: 413 });
-        output.out(json ? jsonLine(at, req, { status: 413, failed: false }) : textLine(at, req, { status: 413, note: message, failed: false }));
+        print(at, req, { status: 413, note: message, failed: false });
         return;
       }
       const answer = answerFor(policy, failed, req);
       if (answer.failed) failed++;
       send(response, answer.status, answer.body);
-      output.out(json ? jsonLine(at, req, answer) : textLine(at, req, answer));
+      print(at, req, answer);
     });
   });
   try {

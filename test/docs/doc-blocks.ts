@@ -140,7 +140,8 @@ export function parseDoc(markdown: string): DocPage {
         const wrong = directive && misplaced(directive, open.lang, content);
         if (wrong) errors.push(`line ${directiveLine}: ${wrong}`);
         if (directive?.kind === 'background') {
-          if (backgroundPorts.has(directive.port)) errors.push(`line ${directiveLine}: a background block before this one serves on ${directive.port}`);
+          if (backgroundPorts.has(directive.port))
+            errors.push(`line ${directiveLine}: a background block before this one serves on ${directive.port}`);
           backgroundPorts.add(directive.port);
         }
         blocks.push({ line: open.line, lang: open.lang, content, ...(directive && { directive }) });

@@ -77,7 +77,15 @@ describe('the doc tests’ reading of a page', () => {
 
   it('starts a background block on its port, which the block names', () => {
     const page = parseDoc(
-      md('<!-- doc-test: background 4000 -->', '```sh', 'npm run receive -- --port 4000 --fail 1', '```', '```sh', 'curl localhost:4000', '```'),
+      md(
+        '<!-- doc-test: background 4000 -->',
+        '```sh',
+        'npm run receive -- --port 4000 --fail 1',
+        '```',
+        '```sh',
+        'curl localhost:4000',
+        '```',
+      ),
     );
     expect(page.errors).toEqual([]);
     const steps = stepsOf(page);
@@ -101,9 +109,18 @@ describe('the doc tests’ reading of a page', () => {
     expect(errors('<!-- doc-test: background 4000 -->', '```sh', 'serve --port 40001', '```')).toEqual([
       'line 1: the background block does not name its port 4000 (`--port 4000`): the harness could not move it to a free one',
     ]);
-    expect(errors('<!-- doc-test: background 4000 -->', '```sh', 'serve 4000', '```', '<!-- doc-test: background 4000 -->', '```sh', 'serve 4000', '```')).toEqual([
-      'line 5: a background block before this one serves on 4000',
-    ]);
+    expect(
+      errors(
+        '<!-- doc-test: background 4000 -->',
+        '```sh',
+        'serve 4000',
+        '```',
+        '<!-- doc-test: background 4000 -->',
+        '```sh',
+        'serve 4000',
+        '```',
+      ),
+    ).toEqual(['line 5: a background block before this one serves on 4000']);
     expect(errors('<!-- doc-test: background 4000 -->', '```text', 'serve 4000', '```')).toEqual([
       'line 1: a background directive on a "text" block: only sh blocks run',
     ]);
@@ -174,7 +191,9 @@ describe('the doc tests’ reading of a page', () => {
     expect(withPort("curl localhost:4010/v1 'http://127.0.0.1:4010/x' http://localhost:40100 example.com:4010", 45_123)).toBe(
       "curl localhost:45123/v1 'http://127.0.0.1:45123/x' http://localhost:40100 example.com:4010",
     );
-    expect(withPort('curl http://127.0.0.1:4000/hooks localhost:4010', 45_124, 4000)).toBe('curl http://127.0.0.1:45124/hooks localhost:4010');
+    expect(withPort('curl http://127.0.0.1:4000/hooks localhost:4010', 45_124, 4000)).toBe(
+      'curl http://127.0.0.1:45124/hooks localhost:4010',
+    );
   });
 
   it('rewrites a background block’s port wherever it stands as a word, and nowhere inside a longer number', () => {
