@@ -44,13 +44,15 @@ export interface ReceiveOutput {
   readonly err: (text: string) => void;
 }
 
-/** A whole number in [min, max] from a flag's text, or an error naming the flag. */
-function whole(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
+/** A whole number in [min, max] (or at least min) from a flag's text, or an error naming the flag. */
+function whole(flag: string, text: string | undefined, fallback: number, min: number, max?: number): number {
   if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new Error(`${flag} takes a whole number from ${min} to ${max}, not "${text}"`);
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) {
+    const range = max === undefined ? `, ${min} or more` : ` from ${min} to ${max}`;
+    throw new Error(`${flag} takes a whole number${range}, not "${text}"`);
   }
-  return Number(text);
+  return n;
 }
 
 /** The options from the arguments after `receive`, or undefined for --help. @throws on a bad one */
@@ -78,7 +80,7 @@ function parseOptions(args: readonly string[]): ReceiveOptions | undefined {
     host: values.host ?? DEFAULT_HOST,
     json: values.json === true,
     policy: {
-      fail: whole('--fail', values.fail, 0, 0, Number.MAX_SAFE_INTEGER),
+      fail: whole('--fail', values.fail, 0, 0),
       // A final status: 1xx are interim answers, not an answer to end a request with.
       status: whole('--status', values.status, 204, 200, 599),
       ...(secret !== undefined && { secret }),
