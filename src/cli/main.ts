@@ -20,6 +20,7 @@ const HELP = `understudy: a spec-driven sandbox server
 
 Usage: understudy [options]
        understudy explain [--spec FILE] [--json]   what the sandbox keeps, and what it answers from the document
+       understudy receive [--port N] [--fail N]    a webhook receiver to try deliveries on (receive --help)
 
 Serves an OpenAPI document like its production deployment: validates every request, authenticates
 API keys bound to plans, enforces each plan's rate limits, and answers statefully from a seeded
@@ -87,6 +88,10 @@ async function main(): Promise<number> {
       process.stderr.write(`understudy explain: ${(error as Error).message}\n`);
       return 1;
     }
+  }
+  if (process.argv[2] === 'receive') {
+    const { receive } = await import('./receive.js');
+    return receive(process.argv.slice(3), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
   }
   let values;
   try {

@@ -2,16 +2,16 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHECKOUT } from '../support/checkout-copy.js';
-import { parseDoc, stepsOf, type Step } from './doc-blocks.js';
+import { backgroundPorts, parseDoc, stepsOf, type Step } from './doc-blocks.js';
 import { BLOCK_TIMEOUT_MS, installed, PagePass, READY_TIMEOUT_MS, SHELLS } from './doc-session.js';
 
 /**
  * Every fenced command of the README and docs/ runs, as a reader would run it, in bash and in zsh:
- * the convention (which blocks run, and the doc-test comments that skip a block, start a server or
- * write a file) is test/docs/doc-blocks.ts's. Each page runs in a copy of the checkout of its own
- * (test/support/checkout-copy.ts), against a sandbox of its own, with TOKEN (its admin token) and
- * BASE (its address) exported, and the documented address (localhost:4010, 127.0.0.1:4010)
- * rewritten to its real one.
+ * the convention (which blocks run, and the doc-test comments that skip a block, start a server,
+ * start a block in the background or write a file) is test/docs/doc-blocks.ts's. Each page runs
+ * in a copy of the checkout of its own (test/support/checkout-copy.ts), against a sandbox of its
+ * own, with TOKEN (its admin token) and BASE (its address) exported, and the documented address
+ * (localhost:4010, 127.0.0.1:4010) rewritten to its real one, as is a background block's port.
  *
  * DOC_TEST_FILES (paths from the checkout's root, separated by commas or spaces) runs those pages
  * instead, e.g. `DOC_TEST_FILES=README.md npx vitest run test/docs/commands.test.ts`.
@@ -32,7 +32,14 @@ function pages(): string[] {
 
 /** A test's name: where the block is, and what it is when it is not a command. */
 function nameOf(page: string, step: Step): string {
-  const what = step.kind === 'file' ? ` (file ${step.name})` : step.kind === 'server' ? ' (server)' : '';
+  const what =
+    step.kind === 'file'
+      ? ` (file ${step.name})`
+      : step.kind === 'server'
+        ? ' (server)'
+        : step.kind === 'background'
+          ? ` (background ${step.port})`
+          : '';
   return `${page}:${step.line}${what}`;
 }
 
@@ -57,7 +64,7 @@ for (const page of pages()) {
     for (const shell of SHELLS) {
       const available = installed(shell);
       describe.skipIf(!available)(available ? shell.name : `${shell.name} (not installed)`, () => {
-        const pass = new PagePass(page, shell);
+        const pass = new PagePass(page, shell, backgroundPorts(steps));
         afterAll(() => pass.close(), 30_000);
         for (const step of steps) {
           it(nameOf(page, step), () => pass.step(step), BLOCK_TIMEOUT_MS + 2 * READY_TIMEOUT_MS + 30_000);

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 // @ts-expect-error: the build scripts are plain JavaScript, outside the TypeScript project
@@ -7,13 +8,16 @@ import { needsBuild } from '../../scripts/build-state.mjs';
 import { CHECKOUT, copyCheckout, type CheckoutCopy } from '../support/checkout-copy.js';
 import { BIN_FLAGS } from '../support/cli.js';
 import { freePort, pollFor, statusOf, stopGroup } from '../support/processes.js';
-import { withPort, type Step } from './doc-blocks.js';
+import { withPort, withPortWord, type Step } from './doc-blocks.js';
 
 /** The admin token of the page's sandboxes, exported to the blocks as TOKEN. */
 export const ADMIN_TOKEN = 'doc-test-admin-token';
 /** How long a block may run: the docs' commands answer in well under a second each. */
 export const BLOCK_TIMEOUT_MS = 30_000;
-/** How long a sandbox (the default one, or a server block's) may take to answer /__sandbox/health/ready. */
+/**
+ * How long a sandbox (the default one, or a server block's) may take to answer
+ * /__sandbox/health/ready, and a background block to take connections on its port.
+ */
 export const READY_TIMEOUT_MS = 30_000;
 
 export interface Shell {
@@ -57,6 +61,25 @@ function start(command: string, args: readonly string[], cwd: string, env: Recor
   return { child, stdout: () => stdout, stderr: () => stderr, closed };
 }
 
+/** Whether something takes TCP connections on loopback at `port` now (IPv4, then IPv6). */
+async function listening(port: number): Promise<boolean> {
+  for (const host of ['127.0.0.1', '::1']) {
+    const connected = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host, port });
+      socket.setTimeout(1_000);
+      const done = (ok: boolean): void => {
+        socket.destroy();
+        resolve(ok);
+      };
+      socket.once('connect', () => done(true));
+      socket.once('error', () => done(false));
+      socket.once('timeout', () => done(false));
+    });
+    if (connected) return true;
+  }
+  return false;
+}
+
 /** The end of a long output: a failure message shows what a doc writer needs, not a whole log. */
 function tail(text: string, lines = 40): string {
   const all = text.trimEnd().split('\n');
@@ -70,7 +93,8 @@ let buildChecked = false;
  * the page's sandbox, and the page's steps in order. The sandbox is the default one, started
  * before the first block that runs, until a server block stops it and serves in its place; every
  * sandbox of the pass listens on the same port, so that BASE, and the files written with it, stay
- * right across a server block.
+ * right across a server block. A background block serves on a port of its own (its documented
+ * port moved to a free one) until the pass ends.
  */
 export class PagePass {
   private copy: CheckoutCopy | undefined;
@@ -78,28 +102,43 @@ export class PagePass {
   private sparePort = 0;
   private sandbox: Started | undefined;
   private sandboxStarted = false;
+  /** The background blocks' documented ports, each moved to a free one. */
+  private readonly moved = new Map<number, number>();
+  private readonly background: Started[] = [];
 
+  /** `documentedPorts`: the ports the page's background blocks serve on (doc-blocks.ts's backgroundPorts). */
   constructor(
     private readonly page: string,
     private readonly shell: Shell,
+    private readonly documentedPorts: readonly number[] = [],
   ) {}
 
   async step(step: Step): Promise<void> {
     const dir = await this.workingDir();
     if (step.kind === 'file') {
       mkdirSync(dirname(join(dir, step.name)), { recursive: true });
-      writeFileSync(join(dir, step.name), withPort(step.content, this.port));
+      writeFileSync(join(dir, step.name), this.rewrite(step.content));
     } else if (step.kind === 'server') {
-      await this.serve(dir, step.line, withPort(step.script, this.port));
+      await this.serve(dir, step.line, this.rewrite(step.script));
+    } else if (step.kind === 'background') {
+      const port = this.moved.get(step.port) ?? step.port;
+      await this.startBackground(dir, step.line, port, withPortWord(this.rewrite(step.script), port, step.port));
     } else {
-      await this.run(dir, step.line, withPort(step.script, this.port));
+      await this.run(dir, step.line, this.rewrite(step.script));
     }
   }
 
-  /** Stops the page's sandbox and removes its working directory. */
+  /** Stops the page's sandbox and background blocks, and removes its working directory. */
   async close(): Promise<void> {
-    if (this.sandbox) await stopGroup(this.sandbox.child);
+    await Promise.all([...this.background, ...(this.sandbox ? [this.sandbox] : [])].map((started) => stopGroup(started.child)));
     this.copy?.remove();
+  }
+
+  /** A block's text with the documented addresses made the real ones: the sandbox's, the background blocks'. */
+  private rewrite(text: string): string {
+    let rewritten = withPort(text, this.port);
+    for (const [documented, port] of this.moved) rewritten = withPort(rewritten, port, documented);
+    return rewritten;
   }
 
   private async workingDir(): Promise<string> {
@@ -113,6 +152,7 @@ export class PagePass {
     mkdirSync(join(this.copy.dir, '.tmp'));
     this.port = await freePort();
     this.sparePort = await freePort();
+    for (const documented of this.documentedPorts) this.moved.set(documented, await freePort());
     return this.copy.dir;
   }
 
@@ -176,6 +216,37 @@ export class PagePass {
           tail(failed.stdout()),
           '── its stderr ──',
           tail(failed.stderr()),
+        ].join('\n'),
+        { cause: error },
+      );
+    }
+  }
+
+  /**
+   * A block that serves something besides the sandbox (a webhook receiver): started in the
+   * background, for the rest of the page, once it takes connections on its port.
+   */
+  private async startBackground(dir: string, line: number, port: number, script: string): Promise<void> {
+    const started = start(this.shell.command, [...this.shell.args, script], dir, this.env(dir, false));
+    this.background.push(started);
+    try {
+      await pollFor(async () => ((await listening(port)) ? true : undefined), {
+        everyMs: 50,
+        forMs: READY_TIMEOUT_MS,
+        gone: () => (started.child.exitCode === null && started.child.signalCode === null ? undefined : 'it exited'),
+      });
+    } catch (error) {
+      await stopGroup(started.child);
+      await started.closed;
+      throw new Error(
+        [
+          `${this.describe(line)}: the background block took no connection on port ${port} (${(error as Error).message})`,
+          '── the block, as run ──',
+          script.trimEnd(),
+          '── its stdout ──',
+          tail(started.stdout()),
+          '── its stderr ──',
+          tail(started.stderr()),
         ].join('\n'),
         { cause: error },
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDirective, parseDoc, stepsOf, withPort } from '../docs/doc-blocks.js';
+import { backgroundPorts, parseDirective, parseDoc, stepsOf, withPort, withPortWord } from '../docs/doc-blocks.js';
 
 /** Markdown from lines, so that the fences in a sample are easy to read. */
 const md = (...lines: string[]): string => `${lines.join('\n')}\n`;
@@ -75,6 +75,57 @@ describe('the doc tests’ reading of a page', () => {
     ]);
   });
 
+  it('starts a background block on its port, which the block names', () => {
+    const page = parseDoc(
+      md(
+        '<!-- doc-test: background 4000 -->',
+        '```sh',
+        'npm run receive -- --port 4000 --fail 1',
+        '```',
+        '```sh',
+        'curl localhost:4000',
+        '```',
+      ),
+    );
+    expect(page.errors).toEqual([]);
+    const steps = stepsOf(page);
+    expect(steps).toEqual([
+      { kind: 'background', line: 2, port: 4000, script: 'npm run receive -- --port 4000 --fail 1\n' },
+      { kind: 'run', line: 5, script: 'curl localhost:4000\n' },
+    ]);
+    expect(backgroundPorts(steps)).toEqual([4000]);
+  });
+
+  it('rejects a background block without a port, on the sandbox’s, not naming it, twice on one, or not sh', () => {
+    const errors = (...lines: string[]) => parseDoc(md(...lines)).errors;
+    for (const port of ['', 'x', '0', '70000', '4000 4001']) {
+      expect(errors(`<!-- doc-test: background ${port} -->`, '```sh', 'serve 4000', '```'), port).toEqual([
+        'line 1: a background block needs its port: <!-- doc-test: background PORT -->',
+      ]);
+    }
+    expect(errors('<!-- doc-test: background 4010 -->', '```sh', 'serve 4010', '```')).toEqual([
+      "line 1: 4010 is the sandbox's own port: a background block serves on another",
+    ]);
+    expect(errors('<!-- doc-test: background 4000 -->', '```sh', 'serve --port 40001', '```')).toEqual([
+      'line 1: the background block does not name its port 4000 (`--port 4000`): the harness could not move it to a free one',
+    ]);
+    expect(
+      errors(
+        '<!-- doc-test: background 4000 -->',
+        '```sh',
+        'serve 4000',
+        '```',
+        '<!-- doc-test: background 4000 -->',
+        '```sh',
+        'serve 4000',
+        '```',
+      ),
+    ).toEqual(['line 5: a background block before this one serves on 4000']);
+    expect(errors('<!-- doc-test: background 4000 -->', '```text', 'serve 4000', '```')).toEqual([
+      'line 1: a background directive on a "text" block: only sh blocks run',
+    ]);
+  });
+
   it('takes a fence of four backticks as one block, with the ``` lines inside it as content', () => {
     const page = parseDoc(md('````markdown', '```sh', 'exit 1', '```', '````', '```sh', 'true', '```'));
     expect(page.errors).toEqual([]);
@@ -104,7 +155,7 @@ describe('the doc tests’ reading of a page', () => {
       "line 2: a doc-test comment must be on the line just before a block's opening fence",
     ]);
     expect(errors('<!-- doc-test: only -->', '```sh', 'true', '```')).toEqual([
-      'line 1: unknown directive "only" (skip: REASON, server, file NAME)',
+      'line 1: unknown directive "only" (skip: REASON, server, background PORT, file NAME)',
     ]);
     expect(errors('Use <!-- doc-test: server --> before it.', '```sh', 'true', '```')).toEqual([
       'line 1: a doc-test comment is a whole line of its own: <!-- doc-test: DIRECTIVE -->',
@@ -139,6 +190,15 @@ describe('the doc tests’ reading of a page', () => {
   it('rewrites the documented address to the sandbox’s port', () => {
     expect(withPort("curl localhost:4010/v1 'http://127.0.0.1:4010/x' http://localhost:40100 example.com:4010", 45_123)).toBe(
       "curl localhost:45123/v1 'http://127.0.0.1:45123/x' http://localhost:40100 example.com:4010",
+    );
+    expect(withPort('curl http://127.0.0.1:4000/hooks localhost:4010', 45_124, 4000)).toBe(
+      'curl http://127.0.0.1:45124/hooks localhost:4010',
+    );
+  });
+
+  it('rewrites a background block’s port wherever it stands as a word, and nowhere inside a longer number', () => {
+    expect(withPortWord('serve --port 4000 --port=4000 .listen(4000) 40001 14000 4000.5 v4000', 45_125, 4000)).toBe(
+      'serve --port 45125 --port=45125 .listen(45125) 40001 14000 4000.5 v4000',
     );
   });
 });

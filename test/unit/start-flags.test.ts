@@ -18,6 +18,11 @@ describe('the V8 flags every start of the CLI passes', () => {
     expect(start).toBe(`node ${flags.join(' ')} scripts/start.mjs`);
   });
 
+  it('are npm run receive’s (the CLI’s webhook receiver, through the same start)', () => {
+    const receive = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { receive: string } }).scripts.receive;
+    expect(receive).toBe(`node ${flags.join(' ')} scripts/start.mjs receive`);
+  });
+
   it('are the Docker image’s', () => {
     expect(readFileSync('Dockerfile', 'utf8')).toContain(
       `CMD ${JSON.stringify(['node', ...flags, 'dist/cli/bin.cjs']).replaceAll(',', ', ')}`,
