@@ -31,6 +31,7 @@ import { WorkspaceRegistry } from '../workspaces/registry.js';
 import { Workspaces } from '../workspaces/workspaces.js';
 import type { ReloadOutcome, SandboxStatus } from '../vocabulary/reload.js';
 import { keptState, restoreKept } from './kept-state.js';
+import { forgetWorkspace, resetBackendParts, resetReplicaParts, sharedParts, stateParts } from './state-parts.js';
 import { readDocument } from '../openapi/load-document.js';
 import { createPages } from '../pages/pages.js';
 import { loadServed, type Served } from './served.js';
@@ -202,55 +203,36 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     store,
     clocks,
     keys,
-    limiter,
-    rules,
-    journal,
-    // What a workspace reset or removal clears of the webhooks and transitions.
-    webhooks: {
-      forget: async (workspace: string): Promise<void> => {
-        transitions.forget(workspace);
-        await webhooks.forget(workspace);
-      },
-    },
+    forget: (scope) => forgetWorkspace(parts, scope),
     onEvicted: (evicted) =>
       notify({
         level: 'warn',
         message: `workspace ${evicted.id} was evicted to make room (maxWorkspaces ${config().maxWorkspaces}); its keys no longer work`,
       }),
   });
-  // With a data file, issued keys, created workspaces and clock offsets are kept beside the records.
-  const keptParts = { keys, workspaces, clocks };
+  // Every part of the state, in one list that a reset, a workspace's reset, the data file and the
+  // replicas each go through (state-parts.ts).
+  const parts = stateParts({ store, limiter, keys, workspaces, clocks, rules, tokens, draws, journal, webhooks, transitions });
   /** With Redis: this replica among the others (set once every part exists, below). */
   let replication: Replication | undefined;
-  if (initialConfig.data !== null) restoreKept(store.kept(), keptParts, initialConfig.data);
+  // With a data file, the durable parts (keys issued, workspaces, clock offsets, rules, tokens) are kept beside the records.
+  if (initialConfig.data !== null) restoreKept(store.kept(), parts, initialConfig.data);
   /** Writes them after each admin change (rare: the whole state is small). */
   const keepState = async (): Promise<void> => {
     // With replicas, Redis keeps it (see the front door).
     if (initialConfig.data === null || replication) return;
     try {
-      await store.keep(keptState(keptParts));
+      await store.keep(keptState(parts));
     } catch (error) {
       notify({ level: 'error', message: `the data file could not be written: ${(error as Error).message}` });
     }
   };
 
   /** What this process holds of the state back to the start (with replicas, each does this itself). */
-  const resetOwn = (): void => {
-    keys.reset();
-    workspaces.resetAll();
-    tokens.reset();
-    clocks.reset();
-    draws.reset();
-    rules.reset();
-    journal.clear();
-    webhooks.subscriptions.reset();
-    transitions.reset();
-  };
+  const resetOwn = (): void => resetReplicaParts(parts);
   const reset = async (): Promise<void> => {
-    // Records and counters, shared or not, are reset once, here.
-    await store.reset();
-    await limiter.reset();
-    await webhooks.deliveries.reset();
+    // Records, counters and deliveries, shared or not, are reset once, here.
+    await resetBackendParts(parts);
     resetOwn();
     replication?.note({ kind: 'reset' });
   };
@@ -260,7 +242,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     replication = await startReplication(
       backend.links,
       { url: initialConfig.redis.url, prefix: initialConfig.redis.prefix, journalSize: initialConfig.journalSize },
-      { keys, workspaces, clocks, rules, tokens, journal },
+      { parts: sharedParts(parts), journal, rules },
       { resetOwn, reload },
     );
   }

@@ -2,12 +2,11 @@ import type { Journal, JournalFilter } from '../journal/journal.js';
 import { isOutage } from '../vocabulary/outage.js';
 import { Unavailable } from '../vocabulary/errors.js';
 import { JournalMirror } from './journal-mirror.js';
-import { sharedParts, type PartOwners } from './parts.js';
 import type { RedisLinks } from './redis-connection.js';
 import { redisRuleUses } from './rule-uses.js';
 import type { RuleStore } from '../rules/rule-store.js';
 import { safeUrl } from './safe-url.js';
-import { SharedState, type SharedEvent } from './shared-state.js';
+import { SharedState, type SharedEvent, type SharedPart } from './shared-state.js';
 
 /** What this replica does when another one reset the sandbox, reloaded, or cleared journal entries. */
 export interface ReplicaActions {
@@ -38,7 +37,12 @@ export interface Replication {
 export async function startReplication(
   links: RedisLinks,
   settings: { readonly url: string; readonly prefix: string; readonly journalSize: number },
-  owners: PartOwners & { readonly journal: Journal; readonly rules: Pick<RuleStore, 'shareUses'> },
+  owners: {
+    /** The admin state every replica holds, each part in its own Redis hash. */
+    readonly parts: readonly SharedPart[];
+    readonly journal: Journal;
+    readonly rules: Pick<RuleStore, 'shareUses'>;
+  },
   actions: ReplicaActions,
 ): Promise<Replication> {
   const { journal } = owners;
@@ -64,7 +68,7 @@ export async function startReplication(
     } else if (event.kind === 'reload') await actions.reload();
     else clearHere({ keyId: event.keyId, workspace: event.workspace });
   };
-  const shared = new SharedState(links.command, links.subscriber, settings.prefix, sharedParts(owners), perform);
+  const shared = new SharedState(links.command, links.subscriber, settings.prefix, owners.parts, perform);
   const mirror = new JournalMirror(journal, links.command, links.reader, settings.prefix, shared.origin, settings.journalSize);
   journal.onClear((only) => {
     if (!applyingRemote) pending.push({ kind: 'journal-clear', keyId: only.keyId, workspace: only.workspace });

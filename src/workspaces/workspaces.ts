@@ -1,23 +1,20 @@
 import type { KeyRegistry } from '../auth/key-registry.js';
 import { unixSeconds } from '../clock/clock.js';
 import type { WorkspaceClocks } from '../clock/workspace-clocks.js';
-import type { Journal } from '../journal/journal.js';
-import type { Limiter } from '../limits/limiter.js';
-import type { RuleStore } from '../rules/rule-store.js';
 import type { RecordStore } from '../store/record-store.js';
 import type { Creation, EvictedWorkspace, RegistrySnapshot, WorkspaceRegistry } from './registry.js';
 
-/** The parts that hold something per workspace, and how each forgets it. */
+/** What the workspaces read, and how what each holds is forgotten. */
 export interface WorkspaceParts {
   readonly registry: WorkspaceRegistry;
-  readonly store: Pick<RecordStore, 'forget' | 'writes'>;
+  readonly store: Pick<RecordStore, 'writes'>;
   readonly clocks: WorkspaceClocks;
   readonly keys: Pick<KeyRegistry, 'inWorkspace' | 'revokeWorkspace'>;
-  readonly limiter: Pick<Limiter, 'forget'>;
-  readonly rules: Pick<RuleStore, 'removeWhere'>;
-  readonly journal: Pick<Journal, 'clear'>;
-  /** The webhooks: a workspace's admin-made subscriptions and its deliveries. */
-  readonly webhooks?: { forget(workspace: string): Promise<void> };
+  /**
+   * Forgets all a workspace holds, in every part of the state that holds something per workspace
+   * (its records, its keys' counters and bans, its clock, journal entries, rules, webhooks, transitions).
+   */
+  readonly forget: (scope: { readonly id: string; readonly keyIds: ReadonlySet<string> }) => Promise<void>;
   /** Told of each workspace evicted to make room (the log reports it). */
   readonly onEvicted?: (evicted: EvictedWorkspace) => void;
 }
@@ -105,14 +102,7 @@ export class Workspaces {
    * entries, its rules, and its admin-made webhook subscriptions and their deliveries.
    */
   async reset(id: string): Promise<void> {
-    const keyIds = this.parts.keys.inWorkspace(id).map((key) => key.id);
-    await this.parts.store.forget(id);
-    await this.parts.limiter.forget(keyIds);
-    this.parts.clocks.forget(id);
-    this.parts.journal.clear({ workspace: id });
-    await this.parts.webhooks?.forget(id);
-    const keys = new Set(keyIds);
-    this.parts.rules.removeWhere((rule) => rule.match.workspace === id || (rule.match.key !== undefined && keys.has(rule.match.key)));
+    await this.parts.forget({ id, keyIds: new Set(this.parts.keys.inWorkspace(id).map((key) => key.id)) });
   }
 
   /** Removes a workspace (never the default one nor one the config names): all it held, and its keys. */

@@ -55,6 +55,36 @@ describe('the store persisted to a data file', () => {
     expect(listed.workspaces.find((w) => w.id === workspace)).toMatchObject({ clock: { now: START_S + 3600, follows: false } });
   });
 
+  it('keeps the rules across a restart, with their uses, beside the keys, workspaces and clocks', async () => {
+    const data = join(await tempDir(), 'store.json');
+    const first = createNodeHandler(await testSandbox({ data }));
+    const rule = await request(first)
+      .post('/__sandbox/rules')
+      .set(ADMIN)
+      .send({ match: { method: 'GET', path: '/v1/pets' }, respond: { status: 503 } });
+    expect(rule.status).toBe(201);
+    expect((await request(first).get('/v1/pets').set(auth())).status).toBe(503);
+    // The kept state is logged beside the records' changes: its last `keep` holds every durable part.
+    const kept = (await readFile(`${data}.log`, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { op: string; value?: Record<string, unknown> })
+      .filter((line) => line.op === 'keep')
+      .at(-1);
+    expect(Object.keys(kept!.value!).sort()).toEqual(['clocks', 'keys', 'rules', 'tokens', 'workspaces']);
+
+    const second = createNodeHandler(await testSandbox({ data }));
+    const rules = (await request(second).get('/__sandbox/rules').set(ADMIN)).body as { id: string; applied: number }[];
+    expect(rules).toMatchObject([{ id: (rule.body as { id: string }).id }]);
+    expect((await request(second).get('/v1/pets').set(auth())).status).toBe(503);
+    // Ids go on after the kept ones.
+    const next = await request(second)
+      .post('/__sandbox/rules')
+      .set(ADMIN)
+      .send({ match: { method: 'DELETE' }, respond: { status: 500 } });
+    expect((next.body as { id: string }).id).not.toBe((rule.body as { id: string }).id);
+  });
+
   it('stops the start on sandbox state that does not read, and leaves the file untouched', async () => {
     const data = join(await tempDir(), 'store.json');
     const broken = JSON.stringify({ understudy: 2, workspaces: {}, sandbox: { keys: 'no' } });

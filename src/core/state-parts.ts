@@ -1,0 +1,191 @@
+import type { IssuedKeyRecord, KeyRegistry } from '../auth/key-registry.js';
+import type { MintedToken, TokenStore } from '../auth/token-store.js';
+import type { ClocksSnapshot, WorkspaceClocks } from '../clock/workspace-clocks.js';
+import type { DrawStreams } from '../faults/draws.js';
+import type { Journal } from '../journal/journal.js';
+import type { Limiter } from '../limits/limiter.js';
+import type { SharedPart } from '../replicas/shared-state.js';
+import type { RuleStore } from '../rules/rule-store.js';
+import type { RuleStatus } from '../rules/rule.js';
+import type { SandboxStore } from '../store/record-store.js';
+import type { RegistrySnapshot } from '../workspaces/registry.js';
+import type { Workspaces } from '../workspaces/workspaces.js';
+import type { Transitions } from '../transitions/transitions.js';
+import type { WebhooksPart } from './webhooks.js';
+
+/** A workspace as the parts forget it: its id and the safe ids of the keys working in it. */
+export interface WorkspaceScope {
+  readonly id: string;
+  readonly keyIds: ReadonlySet<string>;
+}
+
+/**
+ * One part of what a sandbox holds beyond its document (issued keys, workspaces, clocks, rules,
+ * tokens, draws, the journal, webhooks, transitions, records, counters, deliveries), and what each
+ * of the sandbox's operations on state does with it. A reset, a workspace's reset, the data file
+ * and the replicas each iterate one list of these (`stateParts`), so no part is left out of one.
+ */
+export interface StatePart {
+  readonly name: string;
+  /**
+   * `replica`: held in this process, so each replica resets its own; `backend`: held where the
+   * records or counters are (on Redis, one copy for every replica), reset once.
+   */
+  readonly held: 'replica' | 'backend';
+  /**
+   * Back to the start: the seed, the configured keys and subscriptions, the clocks at zero. A
+   * `replica` part's reset is synchronous (`resetReplicaParts`).
+   */
+  reset(): void | Promise<void>;
+  /** Forgets what it holds of one workspace (a workspace reset or removed); absent: nothing per workspace. */
+  forget?(scope: WorkspaceScope): void | Promise<void>;
+  /** Kept in a data file across a restart: its state as JSON, and put back from it (absent in an older file). */
+  readonly durable?: { save(): unknown; load(value: unknown): void };
+  /** Shared with the other replicas through Redis, entry by entry (`SharedState`). */
+  readonly shared?: Omit<SharedPart, 'name'>;
+}
+
+export interface StateOwners {
+  readonly store: Pick<SandboxStore, 'reset' | 'forget'>;
+  readonly limiter: Pick<Limiter, 'reset' | 'forget'>;
+  readonly keys: Pick<KeyRegistry, 'reset' | 'issued' | 'restoreIssued' | 'replaceIssued'>;
+  readonly workspaces: Pick<Workspaces, 'resetAll' | 'snapshot' | 'restore' | 'replaceCreated'>;
+  readonly clocks: Pick<WorkspaceClocks, 'reset' | 'forget' | 'snapshot' | 'restore' | 'replace'>;
+  readonly rules: Pick<RuleStore, 'reset' | 'removeWhere' | 'held' | 'replace'>;
+  readonly tokens: Pick<TokenStore, 'reset' | 'held' | 'replace'>;
+  readonly draws: Pick<DrawStreams, 'reset'>;
+  readonly journal: Pick<Journal, 'clear'>;
+  readonly webhooks: Pick<WebhooksPart, 'subscriptions' | 'deliveries' | 'forget'>;
+  readonly transitions: Pick<Transitions, 'reset' | 'forget'>;
+}
+
+const parsed = <T>(entries: ReadonlyMap<string, string>): [string, T][] => [...entries].map(([id, value]) => [id, JSON.parse(value) as T]);
+const SHARED_CLOCK = 'shared';
+const OWN_CLOCK = 'own:';
+const ruleNumber = (status: RuleStatus): number => Number(status.rule.id.slice('rule_'.length)) || 0;
+
+/**
+ * Every part of the state, in the order a reset runs (the backend's first, then this replica's) and
+ * a data file is read back (workspaces before the keys working in them).
+ */
+export function stateParts(o: StateOwners): readonly StatePart[] {
+  return [
+    { name: 'records', held: 'backend', reset: () => o.store.reset(), forget: (scope) => o.store.forget(scope.id) },
+    { name: 'counters', held: 'backend', reset: () => o.limiter.reset(), forget: (scope) => o.limiter.forget([...scope.keyIds]) },
+    { name: 'deliveries', held: 'backend', reset: () => o.webhooks.deliveries.reset() },
+    {
+      name: 'workspaces',
+      held: 'replica',
+      reset: () => o.workspaces.resetAll(),
+      durable: { save: () => o.workspaces.snapshot(), load: (value) => o.workspaces.restore(value as RegistrySnapshot) },
+      shared: {
+        read: () => new Map(o.workspaces.snapshot().created.map((w) => [w.id, JSON.stringify(w)])),
+        write: (entries) => o.workspaces.replaceCreated(parsed<RegistrySnapshot['created'][number]>(entries).map(([, w]) => w)),
+      },
+    },
+    {
+      name: 'keys',
+      held: 'replica',
+      reset: () => o.keys.reset(),
+      // A workspace's keys outlive its reset; its removal revokes them (`Workspaces.remove`).
+      durable: { save: () => o.keys.issued(), load: (value) => o.keys.restoreIssued(value as IssuedKeyRecord[]) },
+      shared: {
+        read: () => new Map(o.keys.issued().map(({ digest, ...record }) => [digest, JSON.stringify(record)])),
+        write: (entries) =>
+          o.keys.replaceIssued(parsed<Omit<IssuedKeyRecord, 'digest'>>(entries).map(([digest, record]) => ({ digest, ...record }))),
+      },
+    },
+    {
+      name: 'clocks',
+      held: 'replica',
+      reset: () => o.clocks.reset(),
+      forget: (scope) => o.clocks.forget(scope.id),
+      durable: { save: () => o.clocks.snapshot(), load: (value) => o.clocks.restore(value as ClocksSnapshot) },
+      shared: {
+        read: () => {
+          const { shared, own } = o.clocks.snapshot();
+          return new Map([
+            [SHARED_CLOCK, String(shared)],
+            ...Object.entries(own).map(([id, offset]): [string, string] => [`${OWN_CLOCK}${id}`, String(offset)]),
+          ]);
+        },
+        write: (entries) => {
+          const own: Record<string, number> = {};
+          for (const [id, offset] of entries) if (id.startsWith(OWN_CLOCK)) own[id.slice(OWN_CLOCK.length)] = Number(offset);
+          o.clocks.replace({ shared: Number(entries.get(SHARED_CLOCK) ?? 0), own });
+        },
+      },
+    },
+    {
+      name: 'rules',
+      held: 'replica',
+      reset: () => o.rules.reset(),
+      forget: (scope) => {
+        o.rules.removeWhere(
+          (rule) => rule.match.workspace === scope.id || (rule.match.key !== undefined && scope.keyIds.has(rule.match.key)),
+        );
+      },
+      durable: { save: () => o.rules.held(), load: (value) => o.rules.replace(value as RuleStatus[]) },
+      shared: {
+        // A hash has no order: rules are sorted back into the order they were created in (newest is tried first).
+        read: () => new Map(o.rules.held().map((status) => [status.rule.id, JSON.stringify(status)])),
+        write: (entries) =>
+          o.rules.replace(
+            parsed<RuleStatus>(entries)
+              .map(([, status]) => status)
+              .sort((a, b) => ruleNumber(a) - ruleNumber(b)),
+          ),
+      },
+    },
+    {
+      name: 'tokens',
+      held: 'replica',
+      reset: () => o.tokens.reset(),
+      durable: {
+        save: () => [...o.tokens.held()],
+        load: (value) => o.tokens.replace(new Map(value as [string, MintedToken][])),
+      },
+      shared: {
+        read: () => new Map([...o.tokens.held()].map(([digest, token]) => [digest, JSON.stringify(token)])),
+        write: (entries) => o.tokens.replace(new Map(parsed<MintedToken>(entries))),
+      },
+    },
+    { name: 'draws', held: 'replica', reset: () => o.draws.reset() },
+    {
+      name: 'journal',
+      held: 'replica',
+      reset: () => void o.journal.clear(),
+      forget: (scope) => void o.journal.clear({ workspace: scope.id }),
+    },
+    {
+      name: 'subscriptions',
+      held: 'replica',
+      reset: () => o.webhooks.subscriptions.reset(),
+      // A workspace's subscriptions and its deliveries go together.
+      forget: (scope) => o.webhooks.forget(scope.id),
+    },
+    { name: 'transitions', held: 'replica', reset: () => o.transitions.reset(), forget: (scope) => o.transitions.forget(scope.id) },
+  ];
+}
+
+/** Each part's forgetting of one workspace, in the list's order. */
+export async function forgetWorkspace(parts: readonly StatePart[], scope: WorkspaceScope): Promise<void> {
+  for (const part of parts) await part.forget?.(scope);
+}
+
+/** The parts held where the records and counters are back to the start: once, whatever the replicas. */
+export async function resetBackendParts(parts: readonly StatePart[]): Promise<void> {
+  for (const part of parts) if (part.held === 'backend') await part.reset();
+}
+
+/**
+ * This replica's own parts back to the start, synchronously: a replica told of another's reset does
+ * it in one step, so that nothing it does meanwhile (a journal clear) is taken for a change of its own.
+ */
+export function resetReplicaParts(parts: readonly StatePart[]): void {
+  for (const part of parts) if (part.held === 'replica') void part.reset();
+}
+
+/** The parts the replicas share through Redis, each in its own hash. */
+export const sharedParts = (parts: readonly StatePart[]): SharedPart[] =>
+  parts.flatMap((part) => (part.shared ? [{ name: part.name, ...part.shared }] : []));
