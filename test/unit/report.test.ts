@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/journal/journal.js';
+import type { Dropped, JournalEntry } from '../../src/journal/journal.js';
 import { backoffFinding } from '../../src/report/backoff.js';
 import { bansFinding } from '../../src/report/bans.js';
 import { coverageOf } from '../../src/report/coverage.js';
@@ -315,7 +315,7 @@ describe('coverage: what the journal still holds', () => {
 
 describe('the report as a whole', () => {
   const subject: Subject = { kind: 'key', keyId: 'key_a', keyName: 'client-a' };
-  const none = { count: 0, newestTime: undefined, exact: true };
+  const none: Dropped = { count: 0, newestTime: undefined, exact: true };
   const report = (list: readonly JournalEntry[], dropped = none) =>
     buildReport({ subject, entries: list, range: {}, dropped, journalSize: 1000, deprecations: new Map([['getPet', {}]]), link });
 
