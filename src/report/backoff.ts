@@ -19,6 +19,9 @@ export function retryAt(entry: JournalEntry): number | undefined {
   return Number.isNaN(date) ? undefined : date;
 }
 
+/** "one 429", "3 429s": a number beside a status reads badly as "1 429". */
+const tooMany = (n: number): string => (n === 1 ? 'one 429' : `${n} 429s`);
+
 interface KeyTally {
   readonly keyId: string;
   readonly keyName: string | undefined;
@@ -47,7 +50,7 @@ export function backoffFinding(entries: readonly JournalEntry[], link: EntryLink
   }
   const limited = [...keys.values()].filter((tally) => tally.received > 0);
   const groups: FindingGroup[] = limited.map((t) => ({
-    label: `${keyLabel(t.keyId, t.keyName)}: ${plural(t.received, '429')} received, ${plural(t.early.length, 'request')} sent before Retry-After had passed`,
+    label: `${keyLabel(t.keyId, t.keyName)}: ${tooMany(t.received)} received, ${plural(t.early.length, 'request')} sent before Retry-After had passed`,
     count: t.early.length,
     entries: refsOf(t.early, link, ENTRIES_PER_GROUP),
     keyId: t.keyId,
@@ -60,8 +63,8 @@ export function backoffFinding(entries: readonly JournalEntry[], link: EntryLink
     received === 0
       ? 'No 429 was received.'
       : early.length === 0
-        ? `Received ${plural(received, '429')} and waited out Retry-After after each.`
-        : `Sent ${plural(early.length, 'request')} before Retry-After had passed, after ${plural(received, '429')} (${offenders.join(', ')}). ` +
+        ? `Received ${tooMany(received)} and waited out Retry-After after ${received === 1 ? 'it' : 'each'}.`
+        : `Sent ${plural(early.length, 'request')} before Retry-After had passed, after ${tooMany(received)} (${offenders.join(', ')}). ` +
           'Wait the seconds Retry-After gives before sending again: a client that does not is banned.';
   return {
     id: 'backoff',

@@ -111,6 +111,15 @@ describe('backoff: requests sent before Retry-After had passed', () => {
     expect(finding.sentence).toBe(
       'Sent 1 request before Retry-After had passed, after 2 429s (client-a 1). Wait the seconds Retry-After gives before sending again: a client that does not is banned.',
     );
+    expect(
+      backoffFinding(
+        entries([
+          ['a', limited],
+          ['b', { at: 30 }],
+        ]),
+        link,
+      ).sentence,
+    ).toBe('Received one 429 and waited out Retry-After after it.');
   });
 });
 
