@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { foreignRequests, screenshot, startRig, watchedPage, type Rig, type Watched } from '../support/browser.js';
+import { foreignRequests, startRig, watchedPage, type Rig, type Watched } from '../support/browser.js';
 import { startCli } from '../support/cli.js';
 
 /** The console's integration report in headless Chromium, against the built CLI: pick a client, read its verdicts, open an entry. */
@@ -107,7 +107,7 @@ describe('the integration report in the console', () => {
     expect(await page.locator('#report-error').isVisible()).toBe(false);
     expect(await page.locator('#report .report-traffic tbody tr').count()).toBe(3);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    const png = await screenshot(page, 'console-report-390', { fullPage: true });
+    const png = await page.screenshot({ fullPage: true });
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     // The browser logs the refused report's 404; nothing else went wrong.
     expect(seen.errors).toEqual([expect.stringContaining('status of 404')]);
