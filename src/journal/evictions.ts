@@ -8,7 +8,7 @@ export interface Dropped {
   readonly newestTime: number | undefined;
   /**
    * False when the count may be short: past `MAX_TRACKED` keys or workspaces, the tally of the one
-   * dropped longest ago is forgotten (the journal-wide tally still counts it).
+   * first tallied is forgotten (the journal-wide tally still counts it).
    */
   readonly exact: boolean;
 }
@@ -76,13 +76,12 @@ export class Evictions {
   private bumpIn(map: Map<string, Tally>, id: string, workspace: string, time: number): void {
     const tally = map.get(id);
     if (tally !== undefined) {
-      // Moved to the end of the insertion order, so that the first is the one dropped from longest ago.
-      map.delete(id);
-      map.set(id, bump(tally, workspace, time));
+      bump(tally, workspace, time);
       return;
     }
     if (map.size >= MAX_TRACKED) {
-      // The first in insertion order: the one whose last drop is the oldest.
+      // The first tallied goes (cheaper than keeping an order by last drop, on a path that runs per
+      // request); from then on every key's and workspace's tally says it may be short.
       const oldest = map.keys().next().value;
       if (oldest !== undefined) map.delete(oldest);
       this.overflowed = true;
