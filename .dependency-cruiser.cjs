@@ -3,7 +3,7 @@
 //   cli ─► http ─► core ─► admin ─► pipeline ─► generation ─► domain folders ─► vocabulary
 //
 //   vocabulary  the ground floor: error catalogue, request/answer records, operation types
-//   domain      openapi clock config auth limits routing validation schemas mock answers resources seeding store dispatch journal faults rules workspaces replicas webhooks transitions
+//   domain      openapi clock config auth limits routing validation schemas mock answers resources seeding store dispatch journal faults rules workspaces replicas webhooks transitions report
 //               (may import vocabulary and each other; schemas is the document's compiled schemas, shared by
 //               generation, answers, mock, dispatch and rules; answers finishes every answer: its plan per operation,
 //               the error in the document's shape, the media type, the headers; resources recognises the collections a document
@@ -15,7 +15,8 @@
 //               with the other replicas on one Redis: admin state by pub/sub, the journal as a stream; webhooks,
 //               the outbound delivery engine (signing, the outbound allow-list, retries on the sandbox clock),
 //               stands on vocabulary and clock only; transitions, records that move through their states on the
-//               sandbox clock, stands on vocabulary and store's types)
+//               sandbox clock, stands on vocabulary and store's types; report, the integration report card drawn
+//               from journal entries, is pure logic over them and stands on vocabulary and journal only)
 //   generation  everything compiled from the document, swapped as one (not in the first layer list: placed
 //               here from its imports, which are vocabulary and domain only, and its importers, pipeline,
 //               admin and core)
@@ -26,7 +27,7 @@
 // Run: npx depcruise src --config .dependency-cruiser.cjs
 
 const DOMAIN =
-  'openapi|clock|config|auth|limits|routing|validation|schemas|mock|answers|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas|webhooks|transitions';
+  'openapi|clock|config|auth|limits|routing|validation|schemas|mock|answers|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas|webhooks|transitions|report';
 const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|pages|core|http|cli`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -78,6 +79,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/webhooks/' },
       to: { path: '^src/', pathNot: '^src/(vocabulary|clock|webhooks)/' },
+    },
+    {
+      name: 'report-stands-on-journal-and-vocabulary',
+      comment:
+        'src/report/ (the integration report card) is pure logic over journal entries: it may import src/vocabulary/ and src/journal/ only; ' +
+        'what it needs of the document (deprecations) and of the admin API (entry links) is handed to it.',
+      severity: 'error',
+      from: { path: '^src/report/' },
+      to: { path: '^src/', pathNot: '^src/(vocabulary|journal|report)/' },
     },
     {
       name: 'store-stays-below-dispatch',

@@ -13,6 +13,7 @@ import { journalHandlers, type JournalCapability } from './journal-handlers.js';
 import { namedKey } from './named-key.js';
 import { eventLoopDelayMs } from './process-metrics.js';
 import type { ReloadOutcome, SandboxStatus } from '../vocabulary/reload.js';
+import { reportHandlers, type ReportJournal } from './report-handlers.js';
 import { ruleHandlers } from './rule-handlers.js';
 import { workspaceHandlers } from './workspace-handlers.js';
 import { webhookHandlers, type WebhookCapability } from './webhook-handlers.js';
@@ -33,8 +34,8 @@ export interface AdminCapabilities {
   /** The generation serving, its files, and the last reload. */
   readonly status: () => SandboxStatus;
   readonly limiter: Pick<Limiter, 'inspect' | 'forget'>;
-  /** The request journal: listed, queried, verified, streamed, exported and cleared. */
-  readonly journal: JournalCapability;
+  /** The request journal: listed, queried, verified, streamed, exported, cleared and reported on. */
+  readonly journal: JournalCapability & ReportJournal;
   /** The admin rules: created, listed, read, deleted and cleared. */
   readonly rules: Pick<RuleStore, 'add' | 'list' | 'get' | 'remove' | 'clear' | 'size'>;
   /** The workspaces: new keys get one, and each is listed, reset, deleted and has its clock moved. */
@@ -163,6 +164,7 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
       );
     },
     ...journalHandlers(c),
+    ...reportHandlers(c),
     ...ruleHandlers(c),
     ...workspaceHandlers(c.workspaces),
     ...webhookHandlers(c),

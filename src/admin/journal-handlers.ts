@@ -54,8 +54,8 @@ function packageVersion(): string {
   }
 }
 
-/** `since`: a sandbox-clock instant as Unix milliseconds (`1795341630000`) or ISO 8601 (`2026-11-22T10:00:30Z`). */
-function parseSince(text: string): number | undefined {
+/** `since` (and the report's `from`, `to`): a sandbox-clock instant as Unix milliseconds (`1795341630000`) or ISO 8601 (`2026-11-22T10:00:30Z`). */
+export function parseSince(text: string): number | undefined {
   if (/^\d+$/.test(text)) return Number(text);
   if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return undefined;
   const ms = Date.parse(text);
@@ -128,6 +128,15 @@ export function journalHandlers(c: JournalHandlerCapabilities): Readonly<Record<
       if (!parsed.ok) return Promise.resolve(parsed.response);
       const limit = Math.min(input.query.limit as number, MAX_LISTED);
       return Promise.resolve(ok(c.journal.entries().filter(selected(parsed.value)).slice(0, limit)));
+    },
+
+    // One entry by its request id: where a report's findings link to.
+    getRequest: (input) => {
+      const id = input.path.id as string;
+      const record = c.journal.records().find((r) => r.exchange.request.id === id);
+      if (record) return Promise.resolve(ok(c.journal.view(record)));
+      const error = errorBody('resource_not_found', 'No journal entry has this id: the journal never held it, or dropped or cleared it');
+      return Promise.resolve({ status: error.status, headers: {}, body: error });
     },
 
     countRequests: (input) => {

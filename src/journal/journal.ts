@@ -1,10 +1,12 @@
 /** A bounded record of recent requests, for QA to see what reached the sandbox and what it answered. */
 
 import { buildEntry, type JournalEntry } from './entry.js';
+import { Evictions, type Dropped } from './evictions.js';
 import type { JournalRecord } from './record.js';
 import { BASE_REDACTION, type Redaction } from './redaction.js';
 
 export type { JournalEntry } from './entry.js';
+export type { Dropped } from './evictions.js';
 export { toJournalEntry, type JournalRecord } from './record.js';
 
 export type JournalListener = (record: JournalRecord) => void;
@@ -25,6 +27,8 @@ export class Journal {
   /** Records of requests another replica answered (their entries came built). */
   private readonly foreign = new WeakSet<JournalRecord>();
   private clearListener: ((only: JournalFilter) => void) | undefined;
+  /** What a full ring pushed out, so that a reader (the report) can say what it cannot see. */
+  private readonly evictions = new Evictions();
 
   constructor(
     private readonly capacity: number,
@@ -46,6 +50,8 @@ export class Journal {
 
   add(record: JournalRecord): void {
     if (this.capacity > 0) {
+      const evicted = this.count === this.capacity ? this.ring[this.next] : undefined;
+      if (evicted !== undefined) this.evictions.note(evicted.exchange.keyId, evicted.exchange.workspace, evicted.time);
       this.ring[this.next] = record;
       this.next = (this.next + 1) % this.capacity;
       this.count = Math.min(this.count + 1, this.capacity);
@@ -116,6 +122,19 @@ export class Journal {
     return this.entries().slice(0, limit).reverse();
   }
 
+  /** How many entries the journal keeps at most (`journalSize`). */
+  get retention(): number {
+    return this.capacity;
+  }
+
+  /**
+   * What the journal dropped to keep within `journalSize`, of a key, of a workspace, or in all:
+   * the requests older than every one it still keeps. A clear forgets the tallies it clears.
+   */
+  dropped(only: JournalFilter = {}): Dropped {
+    return this.evictions.of(only);
+  }
+
   /** Calls `listener` with each record added from now on; the function returned stops it. */
   subscribe(listener: JournalListener): () => void {
     const own = (record: JournalRecord): void => listener(record);
@@ -127,6 +146,7 @@ export class Journal {
   clear(only: JournalFilter = {}): number {
     const { keyId, workspace } = only;
     this.clearListener?.(only);
+    this.evictions.forget(only);
     const kept =
       keyId === undefined && workspace === undefined
         ? []

@@ -60,6 +60,7 @@ const DOCS_FILES: Readonly<Record<string, () => string>> = {
 };
 const CONSOLE_FILES: Readonly<Record<string, () => string>> = {
   'console.js': () => `${WEB}console/console.js`,
+  'report.js': () => `${WEB}console/report.js`,
   'console.css': () => `${WEB}console/console.css`,
   'webhooks.js': () => `${WEB}console/webhooks.js`,
   'webhooks.css': () => `${WEB}console/webhooks.css`,

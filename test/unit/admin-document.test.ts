@@ -37,6 +37,8 @@ const EXPECTED = [
   'POST /requests/verify verifyRequests',
   'GET /requests/stream streamRequests',
   'GET /requests.har exportHar',
+  'GET /requests/{id} getRequest',
+  'GET /report getReport',
   'POST /rules createRule',
   'GET /rules listRules',
   'DELETE /rules clearRules',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BODY_CAP } from '../../src/journal/entry.js';
+import { Evictions, MAX_TRACKED } from '../../src/journal/evictions.js';
 import { Journal, toJournalEntry, type JournalRecord } from '../../src/journal/journal.js';
 import type { Exchange } from '../../src/vocabulary/exchange.js';
 
@@ -64,6 +65,38 @@ describe('Journal', () => {
     expect(ids(journal)).toEqual(['5', '3']);
     for (let n = 7; n <= 9; n++) journal.add(record(n));
     expect(ids(journal)).toEqual(['9', '8', '7', '5']);
+  });
+
+  it('tallies what a full ring drops, per key and per workspace, and forgets a tally with the entries it clears', () => {
+    const journal = new Journal(3);
+    for (let n = 1; n <= 3; n++) journal.add(record(n));
+    expect(journal.dropped()).toEqual({ count: 0, newestTime: undefined, exact: true });
+    // 1 (odd, default) and 2 (even, default) are pushed out; then 3 (odd, ws_third).
+    for (let n = 4; n <= 6; n++) journal.add(record(n));
+    expect(ids(journal)).toEqual(['6', '5', '4']);
+    expect(journal.dropped()).toEqual({ count: 3, newestTime: 3, exact: true });
+    expect(journal.dropped({ keyId: 'key_odd' })).toEqual({ count: 2, newestTime: 3, exact: true });
+    expect(journal.dropped({ keyId: 'key_even' })).toEqual({ count: 1, newestTime: 2, exact: true });
+    expect(journal.dropped({ workspace: 'ws_third' })).toEqual({ count: 1, newestTime: 3, exact: true });
+    expect(journal.dropped({ workspace: 'default' })).toEqual({ count: 2, newestTime: 2, exact: true });
+    expect(journal.dropped({ keyId: 'key_none' })).toEqual({ count: 0, newestTime: undefined, exact: true });
+    // Clearing a workspace forgets its tally and its keys' (a key works in one workspace: here, where it first dropped).
+    journal.clear({ workspace: 'default' });
+    expect(journal.dropped({ workspace: 'default' }).count).toBe(0);
+    expect(journal.dropped({ keyId: 'key_odd' }).count).toBe(0);
+    expect(journal.dropped({ keyId: 'key_even' }).count).toBe(0);
+    expect(journal.dropped({ workspace: 'ws_third' }).count).toBe(1);
+    journal.clear();
+    expect(journal.dropped()).toEqual({ count: 0, newestTime: undefined, exact: true });
+    expect(journal.retention).toBe(3);
+  });
+
+  it('tallies at most MAX_TRACKED keys, and then says a key’s tally may be short', () => {
+    const evictions = new Evictions();
+    for (let n = 0; n <= MAX_TRACKED; n++) evictions.note(`key_${n}`, 'default', n);
+    expect(evictions.of({ keyId: 'key_0' })).toEqual({ count: 0, newestTime: undefined, exact: false });
+    expect(evictions.of({ keyId: `key_${MAX_TRACKED}` })).toEqual({ count: 1, newestTime: MAX_TRACKED, exact: false });
+    expect(evictions.of({})).toEqual({ count: MAX_TRACKED + 1, newestTime: MAX_TRACKED, exact: true });
   });
 
   it('builds an entry’s view once, when it is first read', () => {

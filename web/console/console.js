@@ -493,33 +493,32 @@
     return lines.join('\n');
   }
 
-  function detailRow(entry) {
+  /** An entry's facts, request and answer: what the journal shows when a row is opened (and the report's entry links). */
+  function entryDetail(entry) {
     const target = entry.query ? `${entry.path}?${entry.query}` : entry.path;
     const extra = [`Request id ${entry.id}`, `Workspace ${entry.workspace}`];
     if (entry.limit) extra.push(`Rate limit ${entry.limit.remaining} / ${entry.limit.limit} left${entry.limit.banned ? ', banned' : ''}`);
     if (entry.change) extra.push(`Store: ${entry.change}`);
     if (entry.applied) extra.push(`Applied: ${appliedText(entry.applied)}`);
     for (const v of entry.violations || []) extra.push(`Violation at ${v.location}: ${v.message}`);
-    return el(
-      'tr',
-      { className: 'detail', 'data-detail-for': entry.id },
+    return [
+      el('ul', { className: 'detail-facts' }, ...extra.map((line) => el('li', { text: line }))),
       el(
-        'td',
-        { colspan: 8 },
-        el('ul', { className: 'detail-facts' }, ...extra.map((line) => el('li', { text: line }))),
+        'div',
+        { className: 'detail-grid' },
+        el('div', {}, el('h3', { text: 'Request' }), el('pre', { text: messageText(`${entry.method} ${target}`, entry.request) })),
         el(
           'div',
-          { className: 'detail-grid' },
-          el('div', {}, el('h3', { text: 'Request' }), el('pre', { text: messageText(`${entry.method} ${target}`, entry.request) })),
-          el(
-            'div',
-            {},
-            el('h3', { text: 'Answer' }),
-            el('pre', { text: messageText(`${entry.status}${entry.code ? ` ${entry.code}` : ''}`, entry.response) }),
-          ),
+          {},
+          el('h3', { text: 'Answer' }),
+          el('pre', { text: messageText(`${entry.status}${entry.code ? ` ${entry.code}` : ''}`, entry.response) }),
         ),
       ),
-    );
+    ];
+  }
+
+  function detailRow(entry) {
+    return el('tr', { className: 'detail', 'data-detail-for': entry.id }, el('td', { colspan: 8 }, ...entryDetail(entry)));
   }
 
   function toggleDetail(tr) {
@@ -739,6 +738,9 @@
       if (token && document.visibilityState === 'visible') void refresh();
     });
   }
+
+  // What the console's other files (report.js) use: the admin API with this tab's token, and the journal's views.
+  window.understudyConsole = Object.freeze({ api, el, showError, show, entryDetail, SignedOut });
 
   wire();
   // What a section of another file may use: the helpers and the admin API, never this file's state.
