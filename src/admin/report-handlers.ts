@@ -104,7 +104,8 @@ export function reportHandlers(c: ReportCapabilities): Readonly<Record<string, H
         .records()
         .filter(mine)
         .map((record) => c.journal.view(record))
-        .filter(inRange);
+        // A webhook attempt the sandbox sent is not the client's request.
+        .filter((entry) => entry.outbound === undefined && inRange(entry));
       const report = buildReport({
         subject,
         entries,

@@ -271,6 +271,32 @@ describe('GET /__sandbox/report: a verdict on a client from the journal', () => 
       expect((res.body as { details: { location: string }[] }).details.map((d) => d.location)).toEqual([location]);
   });
 
+  it('judges a workspace by what its clients sent, never by the webhook attempts the sandbox sent', async () => {
+    const { call, issue, report } = await serve();
+    const { key, workspace } = await issue('pro', 'hooked');
+    const refused = { method: 'POST', headers: { ...admin, ...json } };
+    // A subscription to an address the allow-list refuses: its attempt is journaled at once, as sent.
+    await call('/__sandbox/webhooks', {
+      ...refused,
+      body: JSON.stringify({ event: 'pets.created', url: 'http://10.9.9.9/hook', workspace }),
+    });
+    const created = await call('/v1/pets', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, ...json },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    });
+    expect(created.status).toBe(201);
+    await expect
+      .poll(
+        async () =>
+          ((await call(`/__sandbox/requests?direction=outbound&workspace=${workspace}`, { headers: admin })).body as unknown[]).length,
+      )
+      .toBe(1);
+    const card = await report(`workspace=${workspace}`);
+    expect(card.requests.total).toBe(1);
+    expect(card.verdict).toBe('pass');
+  });
+
   it('answers one journal entry by its id, and 404 for an id the journal does not hold', async () => {
     const { call } = await serve();
     const sent = await call('/v1/pets?limit=1', { headers: { Authorization: 'Bearer demo-pro' } });
