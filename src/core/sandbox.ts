@@ -128,13 +128,20 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   // The document's own webhooks, tied to store changes at start (a reload does not tie them again).
   const documentEvents = tiedWebhooks(generation);
   for (const message of documentEvents.warnings) onProgress?.({ phase: 'warning', message });
-  const webhooks = webhooksPart(config.webhooks, config.seed, clocks, (message) => notify({ level: 'warn', message }), {
-    event: (name) => documentEvents.tied.get(name)?.event,
-    body: (name, change, at) => {
-      const webhook = documentEvents.tied.get(name);
-      return webhook === undefined ? undefined : webhookBody(generation, webhook, change, config.seed, at);
+  const webhooks = webhooksPart(
+    config.webhooks,
+    config.seed,
+    clocks,
+    (message) => notify({ level: 'warn', message }),
+    {
+      event: (name) => documentEvents.tied.get(name)?.event,
+      body: (name, change, at) => {
+        const webhook = documentEvents.tied.get(name);
+        return webhook === undefined ? undefined : webhookBody(generation, webhook, change, config.seed, at);
+      },
     },
-  });
+    backend.deliveries,
+  );
   // A store change a subscription listens for is queued after its answer is made (src/webhooks/).
   listeners.push(webhooks.listener);
   // Records that move through their states on the clock (src/transitions/): what the config and the
@@ -147,6 +154,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     generation: () => generation,
     emit: webhooks.changed,
     warn: (message) => notify({ level: 'warn', message }),
+    schedule: backend.schedule,
   });
   if (transitions.declared) {
     listeners.push((exchange) => {
@@ -156,7 +164,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   /** What a workspace reset or removal clears of the webhooks and transitions. */
   const outbound = {
     forget: async (workspace: string): Promise<void> => {
-      transitions.forget(workspace);
+      await transitions.forget(workspace);
       await webhooks.forget(workspace);
     },
   };
@@ -210,13 +218,13 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     rules.reset();
     journal.clear();
     webhooks.subscriptions.reset();
-    transitions.reset();
   };
   const reset = async (): Promise<void> => {
-    // Records and counters, shared or not, are reset once, here.
+    // Records, counters, deliveries and the transitions followed, shared or not, are reset once, here.
     await store.reset();
     await limiter.reset();
     await webhooks.deliveries.reset();
+    await transitions.reset();
     resetOwn();
     replication?.note({ kind: 'reset' });
   };
@@ -311,8 +319,15 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     replication = await startReplication(
       backend.links,
       { url: config.redis.url, prefix: config.redis.prefix, journalSize: config.journalSize },
-      { keys, workspaces, clocks, rules, tokens, journal },
-      { resetOwn, reload },
+      { keys, workspaces, clocks, rules, tokens, journal, subscriptions: webhooks.subscriptions },
+      {
+        resetOwn,
+        reload,
+        dueNow: async () => {
+          await transitions.due();
+          webhooks.clockMoved();
+        },
+      },
     );
   }
   const status = (): SandboxStatus => ({

@@ -3,6 +3,7 @@ import type { MintedToken, TokenStore } from '../auth/token-store.js';
 import type { WorkspaceClocks } from '../clock/workspace-clocks.js';
 import type { RuleStore } from '../rules/rule-store.js';
 import type { RuleStatus } from '../rules/rule.js';
+import type { MadeSubscription, Subscriptions } from '../webhooks/subscriptions.js';
 import type { Workspaces } from '../workspaces/workspaces.js';
 import type { SharedPart } from './shared-state.js';
 
@@ -13,9 +14,13 @@ export interface PartOwners {
   readonly clocks: Pick<WorkspaceClocks, 'snapshot' | 'replace'>;
   readonly rules: Pick<RuleStore, 'held' | 'replace'>;
   readonly tokens: Pick<TokenStore, 'held' | 'replace'>;
+  readonly subscriptions: Pick<Subscriptions, 'shared' | 'replaceShared'>;
 }
 
 const parsed = <T>(entries: ReadonlyMap<string, string>): [string, T][] => [...entries].map(([id, value]) => [id, JSON.parse(value) as T]);
+
+/** A configured webhook subscription removed, as its entry says it (an admin-made one's entry is the subscription). */
+const REMOVED = '"removed"';
 
 const SHARED_CLOCK = 'shared';
 const OWN_CLOCK = 'own:';
@@ -64,6 +69,23 @@ export function sharedParts(owners: PartOwners): SharedPart[] {
       name: 'tokens',
       read: () => new Map([...owners.tokens.held()].map(([digest, token]) => [digest, JSON.stringify(token)])),
       write: (entries) => owners.tokens.replace(new Map(parsed<MintedToken>(entries))),
+    },
+    {
+      name: 'webhooks',
+      read: () => {
+        const { made, removed } = owners.subscriptions.shared();
+        return new Map([
+          ...made.map(({ id, ...subscription }): [string, string] => [id, JSON.stringify(subscription)]),
+          ...removed.map((id): [string, string] => [id, REMOVED]),
+        ]);
+      },
+      write: (entries) => {
+        const made = [...entries].filter(([, value]) => value !== REMOVED);
+        owners.subscriptions.replaceShared({
+          made: parsed<Omit<MadeSubscription, 'id'>>(new Map(made)).map(([id, subscription]) => ({ id, ...subscription })),
+          removed: [...entries].filter(([, value]) => value === REMOVED).map(([id]) => id),
+        });
+      },
     },
   ];
 }
