@@ -102,8 +102,9 @@ export class Transitions {
     }
   }
 
-  /** Makes every transition now due, in order; to be called when a clock moves. */
+  /** Makes every transition now due, in order; to be called when a clock moves. Without a rule, nothing is read. */
   due(): Promise<void> {
+    if (!this.declared) return this.running;
     this.running = this.running.then(() => this.pass()).catch((error: unknown) => this.parts.report(error));
     return this.running;
   }
