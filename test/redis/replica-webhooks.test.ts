@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { ADMIN, call, KEY, startReplica, stopAll, type Replica } from '../support/replica.js';
 import type { testSandbox } from '../support/sandbox.js';
@@ -158,5 +158,25 @@ describe('webhooks and timed transitions across replicas on Redis', () => {
     await settled([a, b]);
     expect(await deliveries(a)).toEqual([]);
     expect(hooks.received).toEqual([]);
+  });
+
+  it('answers 503 for the deliveries while Redis cannot be reached, and lists them again once it is back', async () => {
+    const [a, b] = await pair();
+    await redis.kill();
+    try {
+      const down = await call(a.url, 'GET', '/__sandbox/webhooks/deliveries', ADMIN);
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ code: 'service_unavailable', status: 503 });
+      expect(down.headers.get('retry-after')).toBe('1');
+    } finally {
+      await redis.restart();
+    }
+    for (const any of [a, b]) {
+      await vi.waitFor(async () => expect((await call(any.url, 'GET', '/__sandbox/health/ready', {})).status).toBe(200), {
+        timeout: 5_000,
+        interval: 20,
+      });
+      expect(await deliveries(any)).toEqual([]);
+    }
   });
 });
