@@ -55,7 +55,8 @@ export interface Due {
  * The webhook subscriptions, each listening to one workspace's store changes. The ones the
  * configuration names are made at start and made again by a reset (with the secret it gives, or a
  * fresh one); the admin API adds and removes others. A workspace's changes reach its own
- * subscriptions only.
+ * subscriptions only. Replicas on one Redis share what differs from the configuration (`shared`,
+ * `replaceShared`; src/replicas/parts.ts), so each holds the same subscriptions.
  */
 export class Subscriptions {
   private readonly held = new Map<string, Held>();
@@ -84,7 +85,8 @@ export class Subscriptions {
     return this.held.size;
   }
 
-  add(input: SubscriptionInput, configured?: string): Subscribed {
+  /** An admin-made subscription (or, given `configuredId`, the configured one of that id). */
+  add(input: SubscriptionInput, configuredId?: string): Subscribed {
     const parsed = parseEvent(this.named(input.event) ?? input.event);
     const problems: { field: 'event' | 'url' | 'secret'; message: string }[] = [];
     if ('problem' in parsed) problems.push({ field: 'event', message: parsed.problem });
@@ -93,15 +95,15 @@ export class Subscriptions {
     if (secretIssue !== undefined) problems.push({ field: 'secret', message: secretIssue });
     if (problems.length > 0 || !('pattern' in parsed)) return { ok: false, problems };
     const secret = input.secret ?? generateSecret();
-    const id = configured ?? `wh_${randomBytes(12).toString('base64url')}`;
+    const id = configuredId ?? `wh_${randomBytes(12).toString('base64url')}`;
     const subscription: Subscription = {
       id,
       event: input.event,
       url: input.url,
       workspace: input.workspace,
-      configured: configured !== undefined,
+      configured: configuredId !== undefined,
     };
-    this.held.set(id, { ...subscription, pattern: parsed.pattern, secret, order: configured === undefined ? ++this.made : 0 });
+    this.held.set(id, { ...subscription, pattern: parsed.pattern, secret, order: configuredId === undefined ? ++this.made : 0 });
     return { ok: true, subscription, secret };
   }
 
