@@ -4,6 +4,7 @@ import { PACKAGE_ROOT } from '../config/defaults.js';
 import { buildGeneration } from '../generation/generation.js';
 import { buildApiModel } from '../openapi/build-model.js';
 import { loadDocument } from '../openapi/load-document.js';
+import { unavailableAnswer } from '../pipeline/api-surface.js';
 import type { Caller, Surface } from '../pipeline/surface.js';
 import { errorBody } from '../vocabulary/errors.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
@@ -73,6 +74,8 @@ export async function adminSurface(settings: AdminSettings, capabilities: AdminC
       return { caller: ADMIN_CALLER, rejection: { kind: 'rejected', error, challenge } };
     },
     now: () => clock.now(),
-    respond: (prepared, input) => (handlers[prepared.operation.id] as NonNullable<(typeof handlers)[string]>)(input),
+    // A shared store out of reach (the webhook deliveries on Redis) is a 503 the client may retry.
+    respond: (prepared, input) =>
+      (handlers[prepared.operation.id] as NonNullable<(typeof handlers)[string]>)(input).catch(unavailableAnswer),
   };
 }

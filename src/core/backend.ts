@@ -4,6 +4,8 @@ import type { RedisLinks } from '../replicas/redis-connection.js';
 import type { Seeder } from '../seeding/seeder.js';
 import { MemoryRecordStore, type SeedingProgress } from '../store/memory-store.js';
 import type { SandboxStore } from '../store/record-store.js';
+import type { Schedule } from '../transitions/schedule.js';
+import type { DeliveryStore } from '../webhooks/store.js';
 
 /** Where the records and the rate counters live: this process (and its data file), or a Redis shared by replicas. */
 export interface Backend {
@@ -11,6 +13,9 @@ export interface Backend {
   readonly counters: CounterStore;
   /** The Redis connections, with `redis.url`. */
   readonly links: RedisLinks | undefined;
+  /** With Redis, the webhook deliveries and the fields the timed transitions follow, shared by the replicas (else each in memory). */
+  readonly deliveries?: DeliveryStore;
+  readonly schedule?: Schedule;
 }
 
 export async function openBackend(
@@ -25,12 +30,22 @@ export async function openBackend(
     return { store, counters: new MemoryCounterStore(), links: undefined };
   }
   // Loaded only here: a sandbox without Redis never loads the client (it is a tenth of the start-up).
-  const [{ connectRedis }, { RedisRecordStore }, { RedisCounterStore }, { FailoverCounterStore }, { guardedStore }] = await Promise.all([
+  const [
+    { connectRedis },
+    { RedisRecordStore },
+    { RedisCounterStore },
+    { FailoverCounterStore },
+    { guardedStore, guardedDeliveries },
+    { RedisDeliveryStore },
+    { RedisSchedule },
+  ] = await Promise.all([
     import('../replicas/redis-connection.js'),
     import('../store/redis-store.js'),
     import('../limits/redis-counter-store.js'),
     import('../limits/failover-counter-store.js'),
     import('../replicas/guarded-store.js'),
+    import('../webhooks/redis-delivery-store.js'),
+    import('../transitions/redis-schedule.js'),
   ]);
   const links = await connectRedis(redis.url, redis.commandTimeoutMs);
   const store = await RedisRecordStore.open(links.command, redis.prefix, seeder, onSeeding);
@@ -39,5 +54,11 @@ export async function openBackend(
     replicas: redis.replicas,
     onOutage,
   });
-  return { store: guardedStore(store), counters, links };
+  return {
+    store: guardedStore(store),
+    counters,
+    links,
+    deliveries: guardedDeliveries(new RedisDeliveryStore(links.command, redis.prefix)),
+    schedule: new RedisSchedule(links.command, redis.prefix),
+  };
 }

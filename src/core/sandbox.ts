@@ -162,13 +162,20 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   // The document's own webhooks, tied to store changes at start (a reload does not tie them again).
   const documentEvents = tiedWebhooks(initial.generation);
   for (const message of documentEvents.warnings) onProgress?.({ phase: 'warning', message });
-  const webhooks = webhooksPart(initialConfig.webhooks, initialConfig.seed, clocks, (message) => notify({ level: 'warn', message }), {
-    event: (name) => documentEvents.tied.get(name)?.event,
-    body: (name, change, at) => {
-      const webhook = documentEvents.tied.get(name);
-      return webhook === undefined ? undefined : webhookBody(current(), webhook, change, config().seed, at);
+  const webhooks = webhooksPart(
+    initialConfig.webhooks,
+    initialConfig.seed,
+    clocks,
+    (message) => notify({ level: 'warn', message }),
+    {
+      event: (name) => documentEvents.tied.get(name)?.event,
+      body: (name, change, at) => {
+        const webhook = documentEvents.tied.get(name);
+        return webhook === undefined ? undefined : webhookBody(current(), webhook, change, config().seed, at);
+      },
     },
-  });
+    backend.deliveries,
+  );
   // A store change a subscription listens for is queued after its answer is made (src/webhooks/).
   events.on('exchange', webhooks.listener);
   // Each attempt at a delivery is journaled beside the requests, as a request the sandbox sent.
@@ -187,6 +194,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     generation: current,
     emit: webhooks.changed,
     warn: (message) => notify({ level: 'warn', message }),
+    schedule: backend.schedule,
   });
   if (transitions.declared) {
     events.on('exchange', (exchange) => {
@@ -243,7 +251,14 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       backend.links,
       { url: initialConfig.redis.url, prefix: initialConfig.redis.prefix, journalSize: initialConfig.journalSize },
       { parts: sharedParts(parts), journal, rules },
-      { resetOwn, reload },
+      {
+        resetOwn,
+        reload,
+        dueNow: async () => {
+          await transitions.due();
+          webhooks.clockMoved();
+        },
+      },
     );
   }
   const status = (): SandboxStatus => serving.status();

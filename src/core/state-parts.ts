@@ -12,6 +12,7 @@ import type { RegistrySnapshot } from '../workspaces/registry.js';
 import type { Workspaces } from '../workspaces/workspaces.js';
 import type { Transitions } from '../transitions/transitions.js';
 import type { WebhooksPart } from './webhooks.js';
+import type { MadeSubscription } from '../webhooks/subscriptions.js';
 
 /** A workspace as the parts forget it: its id and the safe ids of the keys working in it. */
 export interface WorkspaceScope {
@@ -62,6 +63,8 @@ export interface StateOwners {
 const parsed = <T>(entries: ReadonlyMap<string, string>): [string, T][] => [...entries].map(([id, value]) => [id, JSON.parse(value) as T]);
 const SHARED_CLOCK = 'shared';
 const OWN_CLOCK = 'own:';
+/** A configured webhook subscription removed, as its entry says it (an admin-made one's entry is the subscription). */
+const REMOVED = '"removed"';
 const ruleNumber = (status: RuleStatus): number => Number(status.rule.id.slice('rule_'.length)) || 0;
 
 /**
@@ -158,13 +161,31 @@ export function stateParts(o: StateOwners): readonly StatePart[] {
       forget: (scope) => void o.journal.clear({ workspace: scope.id }),
     },
     {
-      name: 'subscriptions',
+      name: 'webhooks',
       held: 'replica',
       reset: () => o.webhooks.subscriptions.reset(),
       // A workspace's subscriptions and its deliveries go together.
       forget: (scope) => o.webhooks.forget(scope.id),
+      // Admin-made subscriptions by id, and the configured ones removed (as `"removed"`).
+      shared: {
+        read: () => {
+          const { made, removed } = o.webhooks.subscriptions.shared();
+          return new Map([
+            ...made.map(({ id, ...subscription }): [string, string] => [id, JSON.stringify(subscription)]),
+            ...removed.map((id): [string, string] => [id, REMOVED]),
+          ]);
+        },
+        write: (entries) => {
+          const made = [...entries].filter(([, value]) => value !== REMOVED);
+          o.webhooks.subscriptions.replaceShared({
+            made: parsed<Omit<MadeSubscription, 'id'>>(new Map(made)).map(([id, subscription]) => ({ id, ...subscription })),
+            removed: [...entries].filter(([, value]) => value === REMOVED).map(([id]) => id),
+          });
+        },
+      },
     },
-    { name: 'transitions', held: 'replica', reset: () => o.transitions.reset(), forget: (scope) => o.transitions.forget(scope.id) },
+    // The transitions followed: on Redis one schedule for every replica (reset once), else this process's.
+    { name: 'transitions', held: 'backend', reset: () => o.transitions.reset(), forget: (scope) => o.transitions.forget(scope.id) },
   ];
 }
 

@@ -6,6 +6,7 @@ import type { ResolvedBinding } from '../dispatch/resolve-binding.js';
 import type { Generation } from '../generation/generation.js';
 import type { RecordStore } from '../store/record-store.js';
 import { readTransitions, type TransitionRule, type WrittenTransition } from '../transitions/rules.js';
+import type { Schedule } from '../transitions/schedule.js';
 import { Transitions } from '../transitions/transitions.js';
 import type { Row, StoreChange } from '../vocabulary/record.js';
 
@@ -70,6 +71,8 @@ export function transitionsPart(
     readonly generation: () => Generation;
     readonly emit: (change: StoreChange) => void;
     readonly warn: (message: string) => void;
+    /** Where the fields followed are kept: this process's memory unless given (Redis's, shared by the replicas). */
+    readonly schedule?: Schedule | undefined;
   },
 ): Transitions {
   const bindingOf = (collection: string): ResolvedBinding | undefined => {
@@ -79,20 +82,25 @@ export function transitionsPart(
       bindings.find((b) => b.operation.binding.resource === collection)
     );
   };
-  return new Transitions(rules, {
-    now: (workspace) => parts.clocks.of(workspace).now(),
-    update: (workspace, collection, key, change) => parts.store.update(workspace, collection, key, change),
-    shown: (collection, row: Row) => {
-      const binding = bindingOf(collection);
-      return binding === undefined ? row : shown(binding, row);
+  const report = (error: unknown): void => parts.warn(`transitions: ${error instanceof Error ? error.message : String(error)}`);
+  return new Transitions(
+    rules,
+    {
+      now: (workspace) => parts.clocks.of(workspace).now(),
+      update: (workspace, collection, key, change) => parts.store.update(workspace, collection, key, change),
+      shown: (collection, row: Row) => {
+        const binding = bindingOf(collection);
+        return binding === undefined ? row : shown(binding, row);
+      },
+      stamp: (collection, fields, at) => {
+        const updated = bindingOf(collection)?.timestamps.updated ?? [];
+        if (updated.length === 0) return fields;
+        const iso = new Date(at).toISOString();
+        return { ...fields, ...Object.fromEntries(updated.map((name) => [name, iso])) };
+      },
+      emit: parts.emit,
+      report,
     },
-    stamp: (collection, fields, at) => {
-      const updated = bindingOf(collection)?.timestamps.updated ?? [];
-      if (updated.length === 0) return fields;
-      const iso = new Date(at).toISOString();
-      return { ...fields, ...Object.fromEntries(updated.map((name) => [name, iso])) };
-    },
-    emit: parts.emit,
-    report: (error) => parts.warn(`transitions: ${error instanceof Error ? error.message : String(error)}`),
-  });
+    parts.schedule,
+  );
 }

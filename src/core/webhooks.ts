@@ -6,6 +6,7 @@ import type { StoreChange } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { Deliveries, workspaceClock, type JsonValue } from '../webhooks/deliveries.js';
 import { eventPayload } from '../webhooks/events.js';
+import type { DeliveryStore } from '../webhooks/store.js';
 import { Subscriptions } from '../webhooks/subscriptions.js';
 
 /** The webhooks as the rest of the sandbox sees them: the admin API's, the exchange listener, the resets. */
@@ -44,6 +45,8 @@ export function webhooksPart(
   clocks: WorkspaceClocks,
   warn: (message: string) => void,
   named: NamedWebhooks = { event: () => undefined, body: () => undefined },
+  /** Where deliveries are kept: this process's memory unless given (Redis's, shared by the replicas). */
+  store?: DeliveryStore,
 ): WebhooksPart {
   const callbackSecret = config.callbackSecret ?? `whsec_${hash('sha256', `understudy callbacks ${seed}`, 'base64').slice(0, 32)}`;
   const subscriptions = new Subscriptions(
@@ -59,6 +62,7 @@ export function webhooksPart(
     backoffSeconds: config.backoffSeconds,
     queueLimit: config.queueLimit,
     report,
+    ...(store === undefined ? {} : { store }),
   });
   const changed = (change: StoreChange): void => {
     if (subscriptions.size === 0) return;

@@ -86,7 +86,7 @@ export function apiSurface(capabilities: ApiCapabilities): Surface {
 }
 
 /** A store that cannot be reached is a 503 the client may retry; any other failure stays a bug (500). */
-function unavailableAnswer(error: unknown): Responded {
+export function unavailableAnswer(error: unknown): Responded {
   if (!(error instanceof Unavailable)) throw error;
   // The cause (an ioredis message) is for the operator's log, not the client.
   const body = errorBody('service_unavailable', "The sandbox's shared store cannot be reached; retry shortly");

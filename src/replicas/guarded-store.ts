@@ -3,6 +3,7 @@ import type { Inserted, Lookup, SandboxStore, Update } from '../store/record-sto
 import { Unavailable } from '../vocabulary/errors.js';
 import type { MintKey, Row } from '../vocabulary/record.js';
 import { isOutage } from '../vocabulary/outage.js';
+import type { DeliveryStore } from '../webhooks/store.js';
 
 /** A shared store's failure to reach Redis, as the request path understands it (a 503); anything else as it was. */
 const unreachable = (error: unknown): never => {
@@ -35,5 +36,19 @@ export function guardedStore(store: SandboxStore): SandboxStore {
     stored: () => store.stored(),
     kept: () => store.kept(),
     keep: (value) => store.keep(value),
+  };
+}
+
+/** The webhook delivery store on Redis, likewise: the admin API's list, read and replay answer 503 while Redis is out of reach. */
+export function guardedDeliveries(store: DeliveryStore): DeliveryStore {
+  return {
+    add: (delivery, limits) => store.add(delivery, limits).catch(unreachable),
+    get: (id) => store.get(id).catch(unreachable),
+    list: (filter) => store.list(filter).catch(unreachable),
+    active: () => store.active().catch(unreachable),
+    update: (id, change) => store.update(id, change).catch(unreachable),
+    claim: (id, attempt, ttlMs) => store.claim(id, attempt, ttlMs).catch(unreachable),
+    forget: (workspace) => store.forget(workspace).catch(unreachable),
+    reset: () => store.reset().catch(unreachable),
   };
 }

@@ -13,6 +13,12 @@ export interface ReplicaActions {
   /** The parts this replica holds alone back to the start (keys, workspaces, tokens, clocks, rules, draws, journal). */
   readonly resetOwn: () => void;
   readonly reload: () => Promise<unknown>;
+  /**
+   * After another replica's change is taken over, and when this replica starts or Redis comes back:
+   * the clocks may have moved, so the timed transitions and the webhook retries now due are made
+   * (each once across replicas: their stores' claims decide which replica makes it).
+   */
+  readonly dueNow: () => Promise<void>;
 }
 
 /**
@@ -68,7 +74,7 @@ export async function startReplication(
     } else if (event.kind === 'reload') await actions.reload();
     else clearHere({ keyId: event.keyId, workspace: event.workspace });
   };
-  const shared = new SharedState(links.command, links.subscriber, settings.prefix, owners.parts, perform);
+  const shared = new SharedState(links.command, links.subscriber, settings.prefix, owners.parts, perform, actions.dueNow);
   const mirror = new JournalMirror(journal, links.command, links.reader, settings.prefix, shared.origin, settings.journalSize);
   journal.onClear((only) => {
     if (!applyingRemote) pending.push({ kind: 'journal-clear', keyId: only.keyId, workspace: only.workspace });
@@ -77,8 +83,16 @@ export async function startReplication(
   owners.rules.shareUses(redisRuleUses(links.command, settings.prefix));
   await shared.start();
   await mirror.start();
+  // What another replica left due (it stopped, or changed a record and nothing moved the clock since).
+  await actions.dueNow();
   // After an outage the others may have changed what this replica holds: it takes the shared state over again.
-  links.onReconnect(() => void shared.reload().catch(() => undefined));
+  links.onReconnect(
+    () =>
+      void shared
+        .reload()
+        .then(actions.dueNow)
+        .catch(() => undefined),
+  );
 
   return {
     problem: () => (links.ready() ? undefined : `Redis at ${safeUrl(settings.url)} cannot be reached`),

@@ -61,6 +61,8 @@ export class SharedState {
     private readonly parts: readonly SharedPart[],
     /** Does another replica's events here (a reset of this replica's own parts, a reload…). */
     private readonly perform: (event: SharedEvent) => Promise<void>,
+    /** Told once another replica's change is taken over here, before it is acknowledged (the clocks may have moved). */
+    private readonly tookOver: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   private get channel(): string {
@@ -188,6 +190,7 @@ export class SharedState {
     void this.exclusive(async () => {
       for (const event of events) await this.perform(event);
       await this.load();
+      await this.tookOver();
     })
       .catch(() => undefined)
       .then(() => this.redis.publish(this.channel, JSON.stringify({ ack: id, to: origin } satisfies Ack)))

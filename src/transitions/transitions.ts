@@ -1,6 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import type { RecordStore } from '../store/record-store.js';
 import type { Row, StoreChange } from '../vocabulary/record.js';
 import type { TransitionRule } from './rules.js';
+import { MemorySchedule, type Followed, type Schedule } from './schedule.js';
 
 /** What the transitions act through: the workspaces' clocks, the store, and the record as shown. */
 export interface TransitionParts {
@@ -14,16 +16,6 @@ export interface TransitionParts {
   /** A transition made: told to the webhooks. */
   emit(change: StoreChange): void;
   report(error: unknown): void;
-}
-
-/** A record's field in a state, since when (on its workspace's clock). */
-interface Tracked {
-  readonly workspace: string;
-  readonly collection: string;
-  readonly key: string;
-  readonly field: string;
-  state: string;
-  enteredAt: number;
 }
 
 /** setTimeout's largest delay; a later due time is looked at again when it fires. */
@@ -53,17 +45,22 @@ const asText = (value: unknown): string | undefined =>
  * followed through: with the clock moved three days, an order placed goes to approved at its
  * tenth minute and to delivered two days after that, each at its own time. Seeded records stand
  * still until a request touches them.
+ *
+ * What is followed lives in a `Schedule`: this process's memory, or Redis's, which every replica
+ * passes over and where each move is claimed, so that it is made once (schedule.ts).
  */
 export class Transitions {
   private readonly byCollection = new Map<string, TransitionRule[]>();
-  private readonly tracked = new Map<string, Tracked>();
   private timer: NodeJS.Timeout | undefined;
+  /** When the timer fires, on `performance.now()`'s scale (Infinity: none armed). */
+  private timerAt = Infinity;
   private running: Promise<void> = Promise.resolve();
   private closed = false;
 
   constructor(
     rules: readonly TransitionRule[],
     private readonly parts: TransitionParts,
+    private readonly schedule: Schedule = new MemorySchedule(),
   ) {
     for (const rule of rules) this.byCollection.set(rule.collection, [...(this.byCollection.get(rule.collection) ?? []), rule]);
   }
@@ -78,32 +75,36 @@ export class Transitions {
     return [...this.byCollection.values()].flat();
   }
 
-  /** A change a request (or a transition) made: the fields a rule names are followed from their new state. */
+  /**
+   * A change a request (or a forced transition) made: the fields a rule names are followed from
+   * their new state; a field in a state no rule moves out of is followed no more.
+   */
   observe(change: StoreChange): void {
     const rules = this.byCollection.get(change.collection);
     if (rules === undefined) return;
     for (const field of new Set(rules.map((rule) => rule.field))) {
       const id = [change.workspace, change.collection, change.id, field].join('\u0000');
       const state = change.after === undefined ? undefined : asText(change.after[field]);
-      if (state === undefined) {
-        this.tracked.delete(id);
-        continue;
-      }
-      if (this.tracked.get(id)?.state === state) continue;
-      this.tracked.set(id, {
-        workspace: change.workspace,
-        collection: change.collection,
-        key: change.id,
-        field,
-        state,
-        enteredAt: this.parts.now(change.workspace),
-      });
+      const rule = state === undefined ? undefined : rules.find((r) => r.field === field && r.from === state);
+      const entry =
+        state === undefined || rule === undefined
+          ? undefined
+          : {
+              workspace: change.workspace,
+              collection: change.collection,
+              key: change.id,
+              field,
+              state,
+              enteredAt: this.parts.now(change.workspace),
+            };
+      this.schedule.follow(id, entry)?.catch((error: unknown) => this.parts.report(error));
+      if (rule !== undefined) this.armIn(rule.afterMs);
     }
-    this.arm();
   }
 
-  /** Makes every transition now due, in order; to be called when a clock moves. */
+  /** Makes every transition now due, in order; to be called when a clock moves. Without a rule, nothing is read. */
   due(): Promise<void> {
+    if (!this.declared) return this.running;
     this.running = this.running.then(() => this.pass()).catch((error: unknown) => this.parts.report(error));
     return this.running;
   }
@@ -119,40 +120,50 @@ export class Transitions {
   }
 
   /** A workspace reset or removed: its records are followed no more. */
-  forget(workspace: string): void {
-    for (const [id, tracked] of this.tracked) if (tracked.workspace === workspace) this.tracked.delete(id);
+  forget(workspace: string): Promise<void> {
+    return this.schedule.forget(workspace);
   }
 
-  reset(): void {
-    this.tracked.clear();
+  reset(): Promise<void> {
+    return this.schedule.reset();
   }
 
   close(): void {
     this.closed = true;
-    clearTimeout(this.timer);
+    this.disarm();
   }
 
-  private ruleFor(tracked: Tracked): TransitionRule | undefined {
-    return this.byCollection.get(tracked.collection)?.find((rule) => rule.field === tracked.field && rule.from === tracked.state);
+  private ruleFor(entry: Followed): TransitionRule | undefined {
+    return this.byCollection.get(entry.collection)?.find((rule) => rule.field === entry.field && rule.from === entry.state);
   }
 
   private async pass(): Promise<void> {
-    for (const [id, tracked] of [...this.tracked]) {
-      for (let step = 0; step < CHAIN_LIMIT; step++) {
-        const rule = this.ruleFor(tracked);
-        const at = rule === undefined ? Infinity : tracked.enteredAt + rule.afterMs;
-        if (rule === undefined || at > this.parts.now(tracked.workspace)) break;
-        const change = await this.move(tracked.workspace, tracked.collection, tracked.key, tracked.field, rule.from, rule.to, at);
-        if (change === undefined) {
-          // Gone, or changed by a request since: its own change is followed instead.
-          if (this.tracked.get(id) === tracked) this.tracked.delete(id);
-          break;
-        }
-        tracked.state = rule.to;
-        tracked.enteredAt = at;
-      }
+    this.disarm();
+    let wait = Infinity;
+    for (const [id, entry] of await this.schedule.entries()) wait = Math.min(wait, await this.advance(id, entry));
+    this.armIn(wait);
+  }
+
+  /**
+   * One followed field through every transition now due; answers how long until its next one
+   * (Infinity when it has none, or when another replica holds its move).
+   */
+  private async advance(id: string, first: Followed): Promise<number> {
+    let entry: Followed | undefined = first;
+    for (let step = 0; step < CHAIN_LIMIT; step++) {
+      const rule = entry === undefined ? undefined : this.ruleFor(entry);
+      if (entry === undefined || rule === undefined) return Infinity;
+      const at = entry.enteredAt + rule.afterMs;
+      const now = this.parts.now(entry.workspace);
+      if (at > now) return at - now;
+      if (!(await this.schedule.claim(id, entry))) return Infinity;
+      const change = await this.move(entry.workspace, entry.collection, entry.key, entry.field, rule.from, rule.to, at);
+      // Undefined when the record is gone, or was changed by a request since: its own change is followed instead.
+      const next = change === undefined ? undefined : { ...entry, state: rule.to, enteredAt: at };
+      entry = await this.schedule.settle(id, entry, next !== undefined && this.ruleFor(next) !== undefined ? next : undefined);
     }
-    this.arm();
+    // A chain this long is a cycle: the next pass goes on with it.
+    return 0;
   }
 
   /** One record's field from `from` (any state when undefined) to `to`, as of `at`; undefined when the record is not so. */
@@ -185,17 +196,28 @@ export class Transitions {
     return change;
   }
 
-  /** One wall-clock timer for the earliest transition due, for clocks that run on their own. */
-  private arm(): void {
+  /**
+   * One wall-clock timer, for the earliest transition due, for clocks that run on their own: armed
+   * for `wait` ms unless it fires sooner already.
+   */
+  private armIn(wait: number): void {
+    if (this.closed || !Number.isFinite(wait)) return;
+    const delay = Math.min(Math.max(wait, 0), MAX_TIMER_MS);
+    const at = performance.now() + delay;
+    if (this.timer !== undefined && at >= this.timerAt) return;
     clearTimeout(this.timer);
-    if (this.closed) return;
-    let wait = Infinity;
-    for (const tracked of this.tracked.values()) {
-      const rule = this.ruleFor(tracked);
-      if (rule !== undefined) wait = Math.min(wait, tracked.enteredAt + rule.afterMs - this.parts.now(tracked.workspace));
-    }
-    if (!Number.isFinite(wait)) return;
-    this.timer = setTimeout(() => void this.due(), Math.min(Math.max(wait, 0), MAX_TIMER_MS));
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      void this.due();
+    }, delay);
     this.timer.unref();
+  }
+
+  private disarm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { StoreChange } from '../vocabulary/record.js';
 import { matches, parseEvent, type EventPattern } from './events.js';
 import { generateSecret, secretProblem } from './sign.js';
@@ -17,6 +17,20 @@ export interface Subscription {
 interface Held extends Subscription {
   readonly pattern: EventPattern;
   readonly secret: string;
+  /** The order it was made in (admin-made ones; configured ones come first, in the config's order). */
+  readonly order: number;
+}
+
+/** An admin-made subscription as the replicas share it: with its secret, which every replica signs with. */
+export interface MadeSubscription extends Omit<Subscription, 'configured'> {
+  readonly secret: string;
+  readonly order: number;
+}
+
+/** What the replicas share: the admin-made subscriptions, and the configured ones removed. */
+export interface SharedSubscriptions {
+  readonly made: readonly MadeSubscription[];
+  readonly removed: readonly string[];
 }
 
 export interface SubscriptionInput {
@@ -41,19 +55,28 @@ export interface Due {
  * The webhook subscriptions, each listening to one workspace's store changes. The ones the
  * configuration names are made at start and made again by a reset (with the secret it gives, or a
  * fresh one); the admin API adds and removes others. A workspace's changes reach its own
- * subscriptions only.
+ * subscriptions only. Replicas on one Redis share what differs from the configuration (`shared`,
+ * `replaceShared`; src/replicas/parts.ts), so each holds the same subscriptions.
  */
 export class Subscriptions {
   private readonly held = new Map<string, Held>();
+  private readonly configured: readonly (SubscriptionInput & { readonly id: string })[];
+  private made = 0;
 
   /**
    * @param named the store change a document's own webhook is tied to (`newPet` → `pets.created`),
    *   for a subscription that names the webhook rather than the change.
    */
   constructor(
-    private readonly configured: readonly SubscriptionInput[],
+    configured: readonly SubscriptionInput[],
     private readonly named: (event: string) => string | undefined = () => undefined,
   ) {
+    // A configured subscription's id is its place and what it says, the same on every replica and
+    // after every reset, so that each replica lists it alike and a removal names it on all.
+    this.configured = configured.map((input, index) => ({
+      ...input,
+      id: `wh_${hash('sha256', JSON.stringify([index, input.event, input.url, input.workspace]), 'base64url').slice(0, 16)}`,
+    }));
     this.reset();
   }
 
@@ -62,7 +85,8 @@ export class Subscriptions {
     return this.held.size;
   }
 
-  add(input: SubscriptionInput, configured = false): Subscribed {
+  /** An admin-made subscription (or, given `configuredId`, the configured one of that id). */
+  add(input: SubscriptionInput, configuredId?: string): Subscribed {
     const parsed = parseEvent(this.named(input.event) ?? input.event);
     const problems: { field: 'event' | 'url' | 'secret'; message: string }[] = [];
     if ('problem' in parsed) problems.push({ field: 'event', message: parsed.problem });
@@ -71,9 +95,15 @@ export class Subscriptions {
     if (secretIssue !== undefined) problems.push({ field: 'secret', message: secretIssue });
     if (problems.length > 0 || !('pattern' in parsed)) return { ok: false, problems };
     const secret = input.secret ?? generateSecret();
-    const id = `wh_${randomBytes(12).toString('base64url')}`;
-    const subscription: Subscription = { id, event: input.event, url: input.url, workspace: input.workspace, configured };
-    this.held.set(id, { ...subscription, pattern: parsed.pattern, secret });
+    const id = configuredId ?? `wh_${randomBytes(12).toString('base64url')}`;
+    const subscription: Subscription = {
+      id,
+      event: input.event,
+      url: input.url,
+      workspace: input.workspace,
+      configured: configuredId !== undefined,
+    };
+    this.held.set(id, { ...subscription, pattern: parsed.pattern, secret, order: configuredId === undefined ? ++this.made : 0 });
     return { ok: true, subscription, secret };
   }
 
@@ -106,8 +136,45 @@ export class Subscriptions {
   /** Back to the configured subscriptions only (each with the secret the configuration gives, else a fresh one). */
   reset(): void {
     this.held.clear();
+    this.makeConfigured(() => true, new Map());
+  }
+
+  /** What the other replicas take over (`replaceShared`) after a change here. */
+  shared(): SharedSubscriptions {
+    const made = [...this.held.values()]
+      .filter((h) => !h.configured)
+      .map(({ id, event, url, workspace, secret, order }) => ({ id, event, url, workspace, secret, order }));
+    const removed = this.configured.filter(({ id }) => !this.held.has(id)).map(({ id }) => id);
+    return { made, removed };
+  }
+
+  /**
+   * The subscriptions become what another replica shares: its admin-made ones, and the configured
+   * ones but those it removed (each configured one this replica holds keeps its secret).
+   */
+  replaceShared({ made, removed }: SharedSubscriptions): void {
+    const before = new Map(this.held);
+    const gone = new Set(removed);
+    this.held.clear();
+    this.makeConfigured((id) => !gone.has(id), before);
+    for (const one of [...made].sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : 1))) {
+      const parsed = parseEvent(this.named(one.event) ?? one.event);
+      if (!('pattern' in parsed)) continue;
+      this.held.set(one.id, { ...one, configured: false, pattern: parsed.pattern });
+      this.made = Math.max(this.made, one.order);
+    }
+  }
+
+  /** The configured subscriptions `keep` names, as `held` holds them, else made afresh. */
+  private makeConfigured(keep: (id: string) => boolean, held: ReadonlyMap<string, Held>): void {
     for (const input of this.configured) {
-      const made = this.add(input, true);
+      if (!keep(input.id)) continue;
+      const kept = held.get(input.id);
+      if (kept !== undefined) {
+        this.held.set(input.id, kept);
+        continue;
+      }
+      const made = this.add(input, input.id);
       // The configuration was checked at start (load-config.ts): a problem here is a bug.
       if (!made.ok) throw new Error(`webhooks.subscriptions: ${made.problems.map((p) => `${p.field} ${p.message}`).join('; ')}`);
     }

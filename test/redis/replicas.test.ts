@@ -1,20 +1,7 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Sandbox } from '../../src/core/sandbox.js';
-import { createSandboxServer } from '../../src/http/server.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
-import { ADMIN_TOKEN, testSandbox } from '../support/sandbox.js';
-
-/** One sandbox replica on a real loopback port. */
-interface Replica {
-  readonly sandbox: Sandbox;
-  readonly url: string;
-  stop(): Promise<void>;
-}
-
-const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-const KEY = (key = 'demo-enterprise') => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+import { ADMIN, call, KEY, startReplica, stopAll, type Replica } from '../support/replica.js';
+import type { testSandbox } from '../support/sandbox.js';
 
 let redis: TestRedis;
 let prefixes = 0;
@@ -26,35 +13,13 @@ afterAll(async () => {
   await redis.stop();
 });
 
-async function replica(prefix: string, overrides: Parameters<typeof testSandbox>[0] = {}): Promise<Replica> {
-  const sandbox = await testSandbox({ redis: { url: redis.url, prefix, commandTimeoutMs: 200 }, ...overrides });
-  const server = createSandboxServer(sandbox);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    sandbox,
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await sandbox.close();
-    },
-  };
-}
+const replica = (prefix: string, overrides: Parameters<typeof testSandbox>[0] = {}): Promise<Replica> =>
+  startReplica(redis.url, prefix, overrides);
 
 /** Three replicas on one Redis, under a prefix no other test uses. */
 async function cluster(overrides: Parameters<typeof testSandbox>[0] = {}): Promise<Replica[]> {
   const prefix = `t${++prefixes}:`;
   return [await replica(prefix, overrides), await replica(prefix, overrides), await replica(prefix, overrides)];
-}
-
-const stopAll = (replicas: readonly Replica[]) => Promise.all(replicas.map((r) => r.stop()));
-
-async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(base + path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
 }
 
 describe('several replicas sharing one Redis', () => {
