@@ -10,15 +10,11 @@ import type { SandboxConfig } from '../config/config.js';
 import { createDrawStreams } from '../faults/draws.js';
 import { configSettings } from '../faults/settings.js';
 import type { Generation } from '../generation/generation.js';
-import { Journal, toJournalEntry } from '../journal/journal.js';
-import { outboundEntry } from '../journal/outbound.js';
-import { redactionFor, type Redaction } from '../journal/redaction.js';
+import { Journal } from '../journal/journal.js';
+import type { Redaction } from '../journal/redaction.js';
 import { Limiter } from '../limits/limiter.js';
 import { banHint } from './ban-hint.js';
-import { webhooksPart, type WebhooksPart } from './webhooks.js';
-import { sendCallbacks } from './callbacks.js';
-import { tiedWebhooks, webhookBody } from './document-events.js';
-import { declaredTransitions, transitionsPart } from './transitions.js';
+import type { WebhooksPart } from './webhooks.js';
 import { RuleStore } from '../rules/rule-store.js';
 import { apiSurface } from '../pipeline/api-surface.js';
 import type { Surface } from '../pipeline/surface.js';
@@ -31,6 +27,8 @@ import { WorkspaceRegistry } from '../workspaces/registry.js';
 import { Workspaces } from '../workspaces/workspaces.js';
 import type { ReloadOutcome, SandboxStatus } from '../vocabulary/reload.js';
 import { keptState, restoreKept } from './kept-state.js';
+import { wireOutbound } from './outbound.js';
+import { journalRedaction, listenerOf } from './journal-wiring.js';
 import { forgetWorkspace, resetBackendParts, resetReplicaParts, sharedParts, stateParts } from './state-parts.js';
 import { readDocument } from '../openapi/load-document.js';
 import { createPages } from '../pages/pages.js';
@@ -159,48 +157,19 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   // with neither, nothing could ever read it, and it is not kept (an admin token takes a restart).
   const journaled = initialConfig.adminToken !== null || initialConfig.redis.url !== null;
   if (journaled) events.on('exchange', listenerOf(journal, clocks));
-  // The document's own webhooks, tied to store changes at start (a reload does not tie them again).
-  const documentEvents = tiedWebhooks(initial.generation);
-  for (const message of documentEvents.warnings) onProgress?.({ phase: 'warning', message });
-  const webhooks = webhooksPart(
-    initialConfig.webhooks,
-    initialConfig.seed,
+  // Webhooks on store changes, timed transitions and OpenAPI callbacks (outbound.ts).
+  const { webhooks, transitions, sendCallbacksOf } = wireOutbound({
+    config: initialConfig,
+    current,
+    seed: () => config().seed,
     clocks,
-    (message) => notify({ level: 'warn', message }),
-    {
-      event: (name) => documentEvents.tied.get(name)?.event,
-      body: (name, change, at) => {
-        const webhook = documentEvents.tied.get(name);
-        return webhook === undefined ? undefined : webhookBody(current(), webhook, change, config().seed, at);
-      },
-    },
-    backend.deliveries,
-  );
-  // A store change a subscription listens for is queued after its answer is made (src/webhooks/).
-  events.on('exchange', webhooks.listener);
-  // Each attempt at a delivery is journaled beside the requests, as a request the sandbox sent.
-  if (journaled) {
-    webhooks.deliveries.onAttempt((delivery, attempt) => {
-      if (journal.wants()) journal.addEntry(outboundEntry({ ...attempt, delivery }, redaction, Date.now()), 'own');
-    });
-  }
-  // Records that move through their states on the clock (src/transitions/): what the config and the
-  // document declare, read once at start; a change a transition makes is delivered like a request's.
-  const declared = declaredTransitions(initialConfig.transitions, initial.generation);
-  if (declared.problems.length > 0) throw new Error(`timed transitions: ${declared.problems.join('; ')}`);
-  const transitions = transitionsPart(declared.rules, {
     store,
-    clocks,
-    generation: current,
-    emit: webhooks.changed,
-    warn: (message) => notify({ level: 'warn', message }),
-    schedule: backend.schedule,
+    backend,
+    events,
+    journal: journaled ? journal : undefined,
+    redaction: () => redaction,
+    onProgress,
   });
-  if (transitions.declared) {
-    events.on('exchange', (exchange) => {
-      if (exchange.change !== undefined) transitions.observe(exchange.change);
-    });
-  }
   const workspaces = new Workspaces({
     registry: new WorkspaceRegistry(
       // Read at each creation: a reloaded config's visitor settings apply at once.
@@ -266,23 +235,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const api = apiDoor({
     surface: () => wired.api,
     touch,
-    answered: (result) => {
-      if (result.callbacks === undefined || result.caller === undefined) return;
-      try {
-        sendCallbacks(result.callbacks, {
-          workspace: result.caller.workspace,
-          generation: current(),
-          deliveries: webhooks.deliveries,
-          secret: webhooks.callbackSecret,
-          seed: config().seed,
-          now: clocks.of(result.caller.workspace).now(),
-          warn: (message) => notify({ level: 'warn', message }),
-        });
-      } catch (error) {
-        // A callback that cannot be made is the log's to say; the answer is made already.
-        notify({ level: 'warn', message: `callbacks: ${(error as Error).message}` });
-      }
-    },
+    answered: sendCallbacksOf,
   });
 
   // The admin API is built (its document read, its validators compiled) on the first request under
@@ -402,26 +355,3 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
 /** The workspaces the config's keys name (created at start, permanent). */
 const configuredWorkspaces = (config: SandboxConfig): string[] =>
   config.keys.flatMap((k) => (k.workspace === undefined ? [] : [k.workspace]));
-
-/** The journal redacts the document's apiKey names and every literal secret it knows, when an entry is read. */
-function journalRedaction(config: SandboxConfig, model: ApiModel): Redaction {
-  const secrets = [
-    ...(config.adminToken === null ? [] : [config.adminToken]),
-    ...config.keys.flatMap((k) => (k.password === undefined ? [k.key] : [k.key, k.password])),
-  ];
-  return redactionFor(model.securitySchemes, secrets);
-}
-
-/**
- * The journal hangs off the exchange events like any other listener; an entry's time is its
- * workspace's. The admin API's reads are not journaled: a console or a suite polling them would push
- * the API's own requests out of the journal; its changes (a reset, a clock move, a rule) are.
- */
-function listenerOf(journal: Journal, clocks: WorkspaceClocks): (exchange: Exchange) => void {
-  return (exchange) => {
-    if (!journal.wants()) return;
-    const { method, path } = exchange.request;
-    if ((method === 'GET' || method === 'HEAD') && (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`))) return;
-    journal.add(toJournalEntry(exchange, clocks.of(exchange.workspace).now()));
-  };
-}
