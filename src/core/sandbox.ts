@@ -39,6 +39,7 @@ import { createPages } from '../pages/pages.js';
 import { invalidRecords, loadServed, type Served } from './served.js';
 import { healthAnswer } from './health.js';
 import { openBackend } from './backend.js';
+import { mcpDoor } from '../mcp/door.js';
 import type { SandboxOptions, StartupProgress } from './startup-progress.js';
 
 /** Something that happened while the sandbox ran, for the log. */
@@ -357,6 +358,19 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
             },
           ));
 
+  // MCP for coding agents (docs/mcp.md), with the admin API: each tool call comes back in through `handle`.
+  const mcp =
+    adminToken === null
+      ? undefined
+      : mcpDoor(
+          { handle: (req) => handle(req), generation: current },
+          {
+            adminToken,
+            cacheDir: config.cacheDir,
+            fail: (error) => notify({ level: 'error', message: `MCP: ${(error as Error).message}` }),
+          },
+        );
+
   // The pages a browser opens: served before the API, never journaled or counted against a key.
   const pages = createPages(
     {
@@ -385,6 +399,8 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       (config.pages.docs !== null && req.path.startsWith(`${config.pages.docs}/`)));
 
   const handle = (req: SandboxRequest): Promise<SandboxResponse> => {
+    const viaMcp = mcp?.(req);
+    if (viaMcp !== undefined) return viaMcp;
     if (replication === undefined || !sharesChange(req)) return serve(req);
     // Every replica has the change before it is answered.
     return replication
