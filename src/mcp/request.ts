@@ -46,7 +46,8 @@ export function operationRequest(
   const groups: Partial<Record<Group, Readonly<Record<string, unknown>>>> = {};
   for (const [name, value] of Object.entries(args)) {
     if ((GROUPS as readonly string[]).includes(name)) {
-      if (isObject(value)) groups[name as Group] = value;
+      // Header names are case-insensitive (RFC 9110 §5.1); the model keeps them in lower case.
+      if (isObject(value)) groups[name as Group] = name === 'header' ? lowerKeys(value) : value;
       else if (value !== undefined) problems.push({ location: name, message: 'must be an object of parameters by name' });
     } else if (name === 'body') {
       if (operation.requestBody === undefined && value !== undefined)
@@ -110,6 +111,9 @@ export function operationRequest(
     },
   };
 }
+
+const lowerKeys = (value: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(value).map(([name, v]) => [name.toLowerCase(), v]));
 
 const plain = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
