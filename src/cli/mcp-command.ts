@@ -105,7 +105,8 @@ export async function mcpCommand(args: readonly string[]): Promise<number> {
     say(`understudy mcp: cannot start: ${(error as Error).message}`);
     return 1;
   }
-  const server = await createMcpServer(running.target, await adminTools(running.cacheDir));
+  // One session for the process's life: a reload (the reloadSandbox tool, SIGHUP) is told to the client.
+  const server = await createMcpServer(running.target, await adminTools(running.cacheDir), { followReloads: true });
   await server.connect(new StdioServerTransport());
   // The client ends the session by closing our standard input (MCP 2025-11-25 "stdio": then SIGTERM).
   return new Promise((done) => {
@@ -165,6 +166,11 @@ async function startHere(flags: ConfigFlags): Promise<Running> {
   sandbox.onExchange(log);
   const reloads = reloadLog((level, message) => logger[level](message));
   sandbox.onNotice((notice) => reloads.notice(notice));
+  // As a normal start: SIGHUP reads the files again (there is no watching here: the reloadSandbox tool does it too).
+  process.on('SIGHUP', () => {
+    reloads.started('SIGHUP');
+    void sandbox.reload();
+  });
   say(report.summary(sandbox.model));
   say(stateSummary(stateModel(sandbox.model)));
   const http = await listen(sandbox, config);

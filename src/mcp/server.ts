@@ -33,17 +33,26 @@ function packageVersion(): Promise<string> {
  * by the SDK's low-level handlers: their input schemas are JSON Schema taken from the documents, which
  * McpServer's own `registerTool` (Zod schemas) cannot take.
  */
-export async function createMcpServer(target: SandboxTarget, admin: ServedApi): Promise<McpServer> {
+export async function createMcpServer(target: SandboxTarget, admin: ServedApi, { followReloads = false } = {}): Promise<McpServer> {
   const api = await target.api();
   const server = new McpServer(
     { name: 'understudy', title: `Understudy: ${api.model.title} sandbox`, version: await packageVersion() },
-    { capabilities: { tools: {}, resources: {} }, instructions: instructions(target, api) },
+    { capabilities: { tools: { listChanged: followReloads }, resources: {} }, instructions: instructions(target, api) },
   );
-  server.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...(await catalogue(target, admin)).tools] }));
+  /** The API the client last listed tools for: a call after a reload tells it the list changed (with `followReloads`, a session's). */
+  let listed = api.model;
+  server.server.setRequestHandler(ListToolsRequestSchema, async () => {
+    listed = (await target.api()).model;
+    return { tools: [...(await catalogue(target, admin)).tools] };
+  });
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args = {} } = request.params;
-    const result = (await catalogue(target, admin)).call(name, args);
+    const result = await (await catalogue(target, admin)).call(name, args);
     if (result === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+    if (followReloads && (await target.api()).model !== listed) {
+      listed = (await target.api()).model;
+      await server.server.sendToolListChanged();
+    }
     return result;
   });
   const adminRead = async (path: string, uri: URL) => {

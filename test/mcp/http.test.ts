@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import request from 'supertest';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
 import { createSandboxServer, drain } from '../../src/http/server.js';
 import { agentScenario, call } from '../support/mcp.js';
-import { ADMIN_TOKEN, sandboxForTest } from '../support/sandbox.js';
+import { ADMIN_TOKEN, EDGES, START, sandboxForTest } from '../support/sandbox.js';
 
 /** The sandbox on a real loopback server, for one test. */
 async function served(overrides: Parameters<typeof sandboxForTest>[0] = {}): Promise<{ url: string; sandbox: Sandbox }> {
@@ -147,5 +148,21 @@ describe('MCP over Streamable HTTP at /__sandbox/mcp', () => {
       collections: expect.arrayContaining([expect.objectContaining({ name: 'pets' })]),
     });
     expect(await read('understudy://readme')).toMatch(/^# Understudy/);
+  });
+});
+
+describe.each(EDGES)('MCP through the $name', ({ make }) => {
+  it('answers a tool call POSTed alone (stateless: no initialize first), as JSON', async () => {
+    const app = make(await sandboxForTest());
+    const res = await request(app)
+      .post('/__sandbox/mcp')
+      .set({ authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' })
+      .send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'getClock', arguments: {} } }));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-request-id']).toBeDefined();
+    const answer = JSON.parse(res.text) as { id: number; result: { content: { text: string }[] } };
+    expect(answer.id).toBe(7);
+    expect(JSON.parse(answer.result.content[0]?.text ?? '')).toEqual({ now: Date.parse(START) / 1000 });
   });
 });

@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BIN_FLAGS, CLI, runCli, startCli } from '../support/cli.js';
-import { agentScenario } from '../support/mcp.js';
+import { agentScenario, call } from '../support/mcp.js';
 
 /** The built CLI's `mcp` command, spawned by the SDK's own stdio client. */
 async function connect(args: readonly string[]): Promise<{ client: Client; stderr: () => string }> {
@@ -31,6 +32,15 @@ describe('understudy mcp (stdio)', () => {
       /understudy: serving Pet Store 1\.0\.0 over MCP on standard input and output, and at http:\/\/127\.0\.0\.1:\d+\/v1/,
     );
     expect(client.getInstructions()).toMatch(/at http:\/\/127\.0\.0\.1:\d+\/v1/);
+  });
+
+  it('tells the client its tool list changed when a reload made a new generation', async () => {
+    const { client } = await connect(['--port', '0']);
+    await client.listTools();
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    expect(await call(client, 'reloadSandbox')).toMatchObject({ status: 200, body: { ok: true, generation: 2 } });
+    await changed;
+    expect((await call(client, 'getStatus')).body).toMatchObject({ generation: 2 });
   });
 
   it('attaches to a sandbox already running, by its URL and admin token', async () => {
