@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import request from 'supertest';
@@ -6,6 +9,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Sandbox } from '../../src/core/sandbox.js';
 import { createSandboxServer, drain } from '../../src/http/server.js';
 import { agentScenario, call } from '../support/mcp.js';
+import { OPERATION_TOOLS_MAX } from '../../src/mcp/catalogue.js';
 import { ADMIN_TOKEN, EDGES, START, sandboxForTest } from '../support/sandbox.js';
 
 /** The sandbox on a real loopback server, for one test. */
@@ -132,6 +136,35 @@ describe('MCP over Streamable HTTP at /__sandbox/mcp', () => {
     const listed = await call(client, 'call_api_operation', { operationId: 'listPets', key: 'demo-free', query: { limit: 2 } });
     expect(listed).toMatchObject({ isError: false, status: 200 });
     expect(listed.body).toHaveLength(2);
+  });
+
+  it('gives a document of more than 64 operations no tool each: the generic pair finds and calls them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'understudy-mcp-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const paths = Object.fromEntries(
+      Array.from({ length: OPERATION_TOOLS_MAX + 1 }, (_, i) => [
+        `/things${i}/{id}`,
+        {
+          get: {
+            operationId: `getThing${i}`,
+            summary: `Read thing ${i}`,
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' }, example: { n: i } } } } },
+          },
+        },
+      ]),
+    );
+    const spec = join(dir, 'many.json');
+    writeFileSync(spec, JSON.stringify({ openapi: '3.1.0', info: { title: 'Many', version: '1' }, paths }));
+    const { url } = await served({ spec, fixtures: null });
+    const client = await connect(url);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names.filter((n) => n.startsWith('api_'))).toEqual([]);
+    expect(names).toEqual(expect.arrayContaining(['find_api_operations', 'call_api_operation', 'issueKey']));
+    const found = await call(client, 'find_api_operations', { text: 'thing 12' });
+    expect(found.body).toMatchObject({ matched: 1, operations: [{ operationId: 'getThing12', method: 'GET', path: '/things12/{id}' }] });
+    const called = await call(client, 'call_api_operation', { operationId: 'getThing12', path: { id: 'a' } });
+    expect(called).toMatchObject({ isError: false, status: 200, body: { n: 12 } });
   });
 
   it('serves the document, the state model and the README as resources', async () => {
