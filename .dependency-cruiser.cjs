@@ -1,6 +1,6 @@
 // Layering for src/ (one folder = one layer); an import may point only inward/downward:
 //
-//   cli ─► http ─► core ─► admin ─► pipeline ─► generation ─► domain folders ─► vocabulary
+//   cli ─► http ─► core ─► mcp ─► admin ─► pipeline ─► generation ─► domain folders ─► vocabulary
 //
 //   vocabulary  the ground floor: error catalogue, request/answer records, operation types
 //   domain      openapi clock config auth limits routing validation schemas mock answers resources seeding store dispatch journal faults rules workspaces replicas webhooks transitions report
@@ -20,7 +20,10 @@
 //   generation  everything compiled from the document, swapped as one (not in the first layer list: placed
 //               here from its imports, which are vocabulary and domain only, and its importers, pipeline,
 //               admin and core)
-//   pipeline    the request steps; admin the admin API; pages the browser pages (beside admin); core the sandbox; http the Node/Express edge;
+//   pipeline    the request steps; admin the admin API; pages the browser pages (beside admin);
+//   mcp         the MCP server for coding agents: tools derived from the admin and API documents, each call a request
+//               to a sandbox (in process through `handle`, or over HTTP); core mounts its endpoint, cli runs it on stdio;
+//   core        the sandbox; http the Node/Express edge;
 //   cli         the command line, the top.
 //
 // Type-only imports count (tsPreCompilationDeps): a type from a higher layer is still a dependency on it.
@@ -28,7 +31,7 @@
 
 const DOMAIN =
   'openapi|clock|config|auth|limits|routing|validation|schemas|mock|answers|resources|seeding|store|dispatch|journal|faults|rules|workspaces|replicas|webhooks|transitions|report';
-const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|pages|core|http|cli`;
+const LAYERS = `vocabulary|${DOMAIN}|generation|pipeline|admin|pages|mcp|core|http|cli`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -42,17 +45,17 @@ module.exports = {
     },
     {
       name: 'domain-stays-below-the-pipeline',
-      comment: `The domain folders (${DOMAIN.split('|').join(', ')}) may import vocabulary and each other, never generation, pipeline, admin, core, http, cli or src/index.ts.`,
+      comment: `The domain folders (${DOMAIN.split('|').join(', ')}) may import vocabulary and each other, never generation, pipeline, admin, mcp, core, http, cli or src/index.ts.`,
       severity: 'error',
       from: { path: `^src/(${DOMAIN})/` },
-      to: { path: '^src/((generation|pipeline|admin|pages|core|http|cli)/|index\\.ts$)' },
+      to: { path: '^src/((generation|pipeline|admin|pages|mcp|core|http|cli)/|index\\.ts$)' },
     },
     {
       name: 'generation-stays-below-the-pipeline',
       comment: 'src/generation/ may import vocabulary and the domain folders, never pipeline, admin, core, http, cli or src/index.ts.',
       severity: 'error',
       from: { path: '^src/generation/' },
-      to: { path: '^src/((pipeline|admin|pages|core|http|cli)/|index\\.ts$)' },
+      to: { path: '^src/((pipeline|admin|pages|mcp|core|http|cli)/|index\\.ts$)' },
     },
     {
       name: 'openapi-is-the-document-layer',
@@ -101,27 +104,36 @@ module.exports = {
       comment: 'src/pipeline/ may import vocabulary, the domain folders and generation, never admin, core, http, cli or src/index.ts.',
       severity: 'error',
       from: { path: '^src/pipeline/' },
-      to: { path: '^src/((admin|pages|core|http|cli)/|index\\.ts$)' },
+      to: { path: '^src/((admin|pages|mcp|core|http|cli)/|index\\.ts$)' },
     },
     {
       name: 'admin-stays-below-core',
-      comment: 'src/admin/ may import vocabulary, the domain folders, generation and pipeline, never core, http, cli or src/index.ts.',
+      comment: 'src/admin/ may import vocabulary, the domain folders, generation and pipeline, never mcp, core, http, cli or src/index.ts.',
       severity: 'error',
       from: { path: '^src/admin/' },
-      to: { path: '^src/((pages|core|http|cli)/|index\\.ts$)' },
+      to: { path: '^src/((pages|mcp|core|http|cli)/|index\\.ts$)' },
     },
     {
       name: 'pages-stays-below-core',
       comment:
-        'src/pages/ (the docs page and the console, served to browsers) may import vocabulary, the domain folders, generation and pipeline, never admin, core, http, cli or src/index.ts.',
+        'src/pages/ (the docs page and the console, served to browsers) may import vocabulary, the domain folders, generation and pipeline, never admin, mcp, core, http, cli or src/index.ts.',
       severity: 'error',
       from: { path: '^src/pages/' },
-      to: { path: '^src/((admin|core|http|cli)/|index\\.ts$)' },
+      to: { path: '^src/((admin|mcp|core|http|cli)/|index\\.ts$)' },
+    },
+    {
+      name: 'mcp-stays-below-core',
+      comment:
+        'src/mcp/ (the MCP server) may import vocabulary, the domain folders, generation, pipeline, admin and pages, never core, http, cli or src/index.ts: ' +
+        'it drives a sandbox through the narrow interfaces it declares (a `handle` and the API served), which core satisfies and mounts.',
+      severity: 'error',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/((core|http|cli)/|index\\.ts$)' },
     },
     {
       name: 'core-stays-below-http',
       comment:
-        'src/core/ may import every layer below it (vocabulary, domain, generation, pipeline, admin), never http, cli or src/index.ts.',
+        'src/core/ may import every layer below it (vocabulary, domain, generation, pipeline, admin, pages, mcp), never http, cli or src/index.ts.',
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: '^src/((http|cli)/|index\\.ts$)' },

@@ -31,11 +31,12 @@ const FAKER = `${root}${BUILT.faker}`;
 const WRAPPER = { banner: '(function (exports, require, module, __filename, __dirname) {', footer: '})' };
 
 /**
- * Packages only some configurations import (dynamically): left to Node's own loader. Not chokidar:
+ * Packages only some configurations import (dynamically): left to Node's own loader (the MCP SDK:
+ * only `understudy mcp` and the first request to /__sandbox/mcp load it). Not chokidar:
  * a terminal's `npm start` watches by default, and loading it from node_modules as an ES module
  * kept the first answer waiting about 30 ms; bundled, its code is in the bundle's cache too.
  */
-const LOADED_ON_USE = ['ioredis', 'fast-xml-parser', 'swagger2openapi', '@apidevtools/json-schema-ref-parser'];
+const LOADED_ON_USE = ['ioredis', 'fast-xml-parser', 'swagger2openapi', '@apidevtools/json-schema-ref-parser', '@modelcontextprotocol/sdk'];
 
 /**
  * The config loader imports its generated validator (scripts/config-validator.mjs) through a

@@ -1,13 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { bearerChallenge, readBearer } from '../auth/bearer.js';
 import { PACKAGE_ROOT } from '../config/defaults.js';
 import { buildGeneration } from '../generation/generation.js';
 import { buildApiModel } from '../openapi/build-model.js';
 import { loadDocument } from '../openapi/load-document.js';
 import { unavailableAnswer } from '../pipeline/api-surface.js';
 import type { Caller, Surface } from '../pipeline/surface.js';
-import { errorBody } from '../vocabulary/errors.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
+import { checkAdminToken } from './admin-token.js';
 import { adminHandlers, type AdminCapabilities } from './handlers.js';
 
 /** Where the admin API is served: outside any API's own paths. */
@@ -19,9 +17,6 @@ export const ADMIN_DOCUMENT = `${PACKAGE_ROOT}openapi/admin.yaml`;
 const ADMIN_BODY_LIMIT = 64 * 1024;
 
 const ADMIN_CALLER: Caller = { client: { id: 'admin', plan: '' }, keyId: undefined, workspace: DEFAULT_WORKSPACE };
-
-const sameSecret = (a: string, b: string): boolean =>
-  timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 
 export interface AdminSettings {
   readonly token: string;
@@ -64,14 +59,9 @@ export async function adminSurface(settings: AdminSettings, capabilities: AdminC
     credentialsFirst: true,
     checkResponses: settings.checkResponses,
     identify(_generation, _operation, credentials) {
-      const bearer = readBearer(credentials.headers.authorization);
-      if (bearer.kind === 'token' && sameSecret(bearer.token, settings.token)) return { caller: ADMIN_CALLER, rejection: undefined };
-      const challenge = bearerChallenge(
-        'understudy-admin',
-        bearer.kind === 'missing' ? undefined : { code: 'invalid_token', description: 'not the admin token' },
-      );
-      const error = errorBody('admin_unauthorized', 'The admin API needs Authorization: Bearer <admin token>');
-      return { caller: ADMIN_CALLER, rejection: { kind: 'rejected', error, challenge } };
+      const refusal = checkAdminToken(credentials.headers.authorization, settings.token);
+      if (refusal === undefined) return { caller: ADMIN_CALLER, rejection: undefined };
+      return { caller: ADMIN_CALLER, rejection: { kind: 'rejected', ...refusal } };
     },
     now: () => clock.now(),
     // A shared store out of reach (the webhook deliveries on Redis) is a 503 the client may retry.

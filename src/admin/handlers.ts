@@ -67,6 +67,21 @@ async function inspected(c: AdminCapabilities, record: ApiKeyRecord): Promise<ob
 }
 
 /**
+ * The serving generation's document, its servers the one base path it is served under (`/` for
+ * none). Made once per generation: a tool reads it whenever it asks what the API is.
+ */
+const documents = new WeakMap<Generation, unknown>();
+function servedDocument(generation: Generation): unknown {
+  let shown = documents.get(generation);
+  if (shown === undefined) {
+    const servers = [{ url: generation.basePath === '' ? '/' : generation.basePath, description: 'This sandbox' }];
+    shown = { ...(generation.model.document as object), servers };
+    documents.set(generation, shown);
+  }
+  return shown;
+}
+
+/**
  * The admin operations, by the operationId `openapi/admin.yaml` gives them. The document has
  * already validated every input (types, required fields, bounds); handlers check only what the
  * document cannot know, such as which plans the configuration has.
@@ -129,6 +144,7 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
     },
     getStatus: () => Promise.resolve(ok(c.status())),
     getModel: () => Promise.resolve(ok(stateModel(c.api().model))),
+    getDocument: () => Promise.resolve(ok(servedDocument(c.api()))),
     reloadSandbox: async () => {
       const outcome = await c.reload();
       if (outcome.ok) return ok(outcome);

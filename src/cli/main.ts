@@ -21,6 +21,7 @@ const HELP = `understudy: a spec-driven sandbox server
 Usage: understudy [options]
        understudy explain [--spec FILE] [--json]   what the sandbox keeps, and what it answers from the document
        understudy receive [--port N] [--fail N]    a webhook receiver to try deliveries on (receive --help)
+       understudy mcp [options]                    the sandbox for a coding agent, over MCP (understudy mcp --help)
 
 Serves an OpenAPI document like its production deployment: validates every request, authenticates
 API keys bound to plans, enforces each plan's rate limits, and answers statefully from a seeded
@@ -81,6 +82,11 @@ function surviveFailedOutput(): void {
 
 async function main(): Promise<number> {
   surviveFailedOutput();
+  if (process.argv[2] === 'mcp') {
+    // Loaded only for MCP: a start never loads it, nor the SDK it stands on.
+    const { mcpCommand } = await import('./mcp-command.js');
+    return mcpCommand(process.argv.slice(3));
+  }
   if (process.argv[2] === 'explain') {
     try {
       return await explain(process.argv.slice(3), (text) => process.stdout.write(text), DEFAULT_CONFIG.spec);

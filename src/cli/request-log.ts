@@ -14,6 +14,8 @@ export interface LogOutput {
   readonly color: boolean;
   /** What the pretty lines' query strings show redacted, read at each line (a reload changes it). */
   readonly redaction?: () => Redaction;
+  /** Where the log goes: standard output (1), or standard error (2) when standard output is another protocol's (`understudy mcp`). */
+  readonly fd?: 1 | 2;
 }
 
 /**
@@ -46,7 +48,7 @@ export function requestLogger(
   // worker_threads to ask whether this is the main thread (the bundle defers that require:
   // scripts/bundle.mjs). What pino.destination() adds is here too: a write that fails stops the log,
   // not the sandbox (a reader that went away silently), and what is held is written at exit.
-  const destination = new sonicBoom.SonicBoom({ fd: 1, sync: false });
+  const destination = new sonicBoom.SonicBoom({ fd: output.fd ?? 1, sync: false });
   let open = true;
   destination.on('error', (error: NodeJS.ErrnoException) => {
     if (!open) return;

@@ -38,6 +38,7 @@ import { Reloader } from './reloader.js';
 import { frontDoor } from './front-door.js';
 import { adminDoor, apiDoor, healthDoor, pagesDoor, READS, tokenDoor } from './doors.js';
 import { openBackend } from './backend.js';
+import { mcpDoor, MCP_PATH } from '../mcp/door.js';
 import type { SandboxOptions } from './startup-progress.js';
 
 export type { Notice } from './events.js';
@@ -271,6 +272,20 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
             },
           ));
 
+  // MCP for coding agents (docs/mcp.md), with the admin API: each tool call comes back in through `handle`.
+  const mcp =
+    adminToken === null
+      ? undefined
+      : mcpDoor(
+          { handle: (req) => handle(req), generation: current },
+          {
+            adminToken,
+            cacheDir: initialConfig.cacheDir,
+            fail: (error) => notify({ level: 'error', message: `MCP: ${(error as Error).message}` }),
+          },
+        );
+
+  // The pages a browser opens: served before the API, never journaled or counted against a key.
   const pages = createPages(
     {
       docsPath: initialConfig.pages.docs,
@@ -296,6 +311,10 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       healthDoor(() => replication?.problem(), label),
       pagesDoor(pages),
       tokenDoor(() => wired, label, touch),
+      // MCP for coding agents (docs/mcp.md), with the admin API: each tool call comes back in through `handle`.
+      ...(mcp === undefined
+        ? []
+        : [{ name: 'mcp', exchanges: false, answer: (req: SandboxRequest) => mcp(req)?.then((plain) => ({ plain })) }]),
       adminDoor({
         surface: admin,
         generation: label,
@@ -315,8 +334,10 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     redactQuery: (req) => (wired.secretQuery.size === 0 ? req : { ...req, query: redactQuery(req.query, wired.secretQuery) }),
     replication: () => replication,
     // A change the replicas share: the admin API's changes, a token or a visitor key minted.
+    // An MCP call is not one: each tool call it makes comes back through the front door, and is shared then.
     sharesChange: (req) =>
       !READS.has(req.method) &&
+      req.path !== MCP_PATH &&
       (req.path.startsWith(`${ADMIN_PREFIX}/`) ||
         isTokenRequest(wired.routes, req) ||
         (config().pages.docs !== null && req.path.startsWith(`${config().pages.docs}/`))),

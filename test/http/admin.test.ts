@@ -39,6 +39,14 @@ describe.each(EDGES)('admin API through the $name', ({ make }) => {
     expect(bad.body.code).toBe('validation_failed');
   });
 
+  it('answers the served document, its servers the base path it is served under', async () => {
+    const res = await request(app).get('/__sandbox/document').set(admin);
+    expect(res.status).toBe(200);
+    expect(res.body.info.title).toBe(sandbox.model.title);
+    expect(res.body.servers).toEqual([{ url: '/v1', description: 'This sandbox' }]);
+    expect(Object.keys(res.body.paths)).toContain('/pets/{petId}');
+  });
+
   it('issues keys on a plan that the API then accepts', async () => {
     const res = await request(app).post('/__sandbox/keys').set(admin).send({ plan: 'pro' });
     expect(res.status).toBe(201);

@@ -13,6 +13,7 @@ const EXPECTED = [
   'POST /reset resetSandbox',
   'GET /status getStatus',
   'GET /model getModel',
+  'GET /document getDocument',
   'POST /reload reloadSandbox',
   'GET /clock getClock',
   'POST /clock advanceClock',
