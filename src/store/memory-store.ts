@@ -4,9 +4,9 @@ import { KEY_FIELD, keyOf, type MintKey, type Row } from '../vocabulary/record.j
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import type { Collection } from './collection.js';
 import { DataLog, type FsyncPolicy, type LogOp } from './data-log.js';
-import { isVersioned, savedWorkspaces, stateChunks, storeProblem } from './data-file-format.js';
+import { isVersioned, nullObject, savedNext, savedWorkspaces, stateChunks, storeProblem } from './data-file-format.js';
 import type { Page, PageQuery } from './paging.js';
-import type { Inserted, Lookup, RecordStore, Update } from './record-store.js';
+import type { CapturedCollection, CapturedRecords, Inserted, Lookup, SandboxStore, Update } from './record-store.js';
 import { WorkspaceViews, type SeedingProgress } from './workspace-views.js';
 
 export type { SeedingProgress } from './workspace-views.js';
@@ -24,7 +24,7 @@ const NOT_FOUND: Lookup = { kind: 'not-found' };
  * itself is a snapshot of each workspace's own collections, rewritten when the log outgrows it and
  * at start.
  */
-export class MemoryRecordStore implements RecordStore {
+export class MemoryRecordStore implements SandboxStore {
   /** Records written per workspace since it was last forgotten (absent: none). */
   private readonly counts = new Map<string, number>();
   private readonly views: WorkspaceViews;
@@ -59,7 +59,7 @@ export class MemoryRecordStore implements RecordStore {
       },
       (op) => store.replay(op),
     );
-    store.log = await DataLog.open(dataFile, fsync, () => stateChunks(store.views.document));
+    store.log = await DataLog.open(dataFile, fsync, () => stateChunks(store.views.document, store.views.nextNumbers()));
     // A fresh snapshot of what was replayed: the log starts empty (and a missing file is created).
     if (recovered.snapshot === null || recovered.changes > 0 || recovered.tornBytes > 0) await store.log.compact();
     return store;
@@ -122,6 +122,23 @@ export class MemoryRecordStore implements RecordStore {
   async keep(value: unknown): Promise<void> {
     this.views.document.sandbox = value;
     await this.log?.append({ op: 'keep', value });
+  }
+
+  /** The workspace's own collections: lists of the same immutable rows, so a capture copies no record. */
+  capture(workspace: string): Promise<CapturedRecords> {
+    const records = nullObject<CapturedCollection>();
+    for (const [name, collection] of this.views.ownCollections(workspace))
+      records[name] = { next: collection.next, rows: collection.rowsCopy() };
+    return Promise.resolve(records);
+  }
+
+  /**
+   * The workspace's own collections become the captured ones, logged as one change (`restore`) with
+   * their next row numbers. Like `forget`, it is not undone if the file cannot be written.
+   */
+  async restore(workspace: string, records: CapturedRecords): Promise<void> {
+    this.restored(workspace, records);
+    await this.log?.append({ op: 'restore', w: workspace, records });
   }
 
   writes(workspace: string): number {
@@ -205,10 +222,11 @@ export class MemoryRecordStore implements RecordStore {
     if (removed.kind === 'found') {
       const { row } = removed;
       if (this.log) {
+        const n = records.next;
         const op: LogOp =
           typeof row[KEY_FIELD] === 'string'
-            ? { op: 'del', w: workspace, c: collection, id: row.id, k: key }
-            : { op: 'del', w: workspace, c: collection, id: row.id };
+            ? { op: 'del', w: workspace, c: collection, id: row.id, k: key, n }
+            : { op: 'del', w: workspace, c: collection, id: row.id, n };
         await this.commitOr(this.log, workspace, op, () => records.restore(row));
       } else this.count(workspace);
     }
@@ -242,10 +260,18 @@ export class MemoryRecordStore implements RecordStore {
     });
   }
 
+  /** The workspace's own collections become these, in memory (a restore, or its replay). A restore starts its count of writes again. */
+  private restored(workspace: string, records: CapturedRecords): void {
+    this.views.forget(workspace);
+    this.counts.delete(workspace);
+    for (const [name, { next, rows }] of Object.entries(records)) this.views.adopt(workspace, name, [...rows], next);
+  }
+
   /** Takes the workspaces' writes from a checked data file. Collections it does not hold read the seed. */
   private load(saved: Record<string, unknown>): void {
+    const next = savedNext(saved);
     for (const [workspace, collections] of Object.entries(savedWorkspaces(saved))) {
-      for (const [name, rows] of Object.entries(collections)) this.views.adopt(workspace, name, rows);
+      for (const [name, rows] of Object.entries(collections)) this.views.adopt(workspace, name, rows, next[workspace]?.[name]);
     }
     if (isVersioned(saved) && saved.sandbox !== undefined) this.views.document.sandbox = saved.sandbox;
   }
@@ -259,8 +285,14 @@ export class MemoryRecordStore implements RecordStore {
       case 'put':
         this.owned(op.w, op.c).restore(op.row);
         return;
-      case 'del':
-        this.owned(op.w, op.c).delete(op.k ?? String(op.id));
+      case 'del': {
+        const records = this.owned(op.w, op.c);
+        records.delete(op.k ?? String(op.id));
+        if (op.n !== undefined) records.advance(op.n);
+        return;
+      }
+      case 'restore':
+        this.restored(op.w, op.records);
         return;
       case 'forget':
         this.views.forget(op.w);

@@ -1,7 +1,7 @@
 import type { Seeder } from '../seeding/seeder.js';
 import type { Row } from '../vocabulary/record.js';
 import { Collection } from './collection.js';
-import { emptyDocument, nullObject, type StoreData } from './data-file-format.js';
+import { emptyDocument, nullObject, type NextNumbers, type StoreData } from './data-file-format.js';
 
 /** Told how far the start-up seeding has gone, in records. */
 export type SeedingProgress = (done: number, total: number) => void;
@@ -57,11 +57,16 @@ export class WorkspaceViews {
     return this.adopt(workspace, name, [...rows]);
   }
 
-  /** Makes `rows` the workspace's own collection, in memory and in the persisted document. */
-  adopt(workspace: string, name: string, rows: Row[]): Collection {
+  /** The collections the workspace has written (its own copies), by name; none for a workspace that only read. */
+  ownCollections(workspace: string): [string, Collection][] {
+    return [...(this.views.get(workspace) ?? [])].filter(([name, collection]) => collection !== this.shared.get(name));
+  }
+
+  /** Makes `rows` the workspace's own collection, in memory and in the persisted document; `next` as Collection takes it. */
+  adopt(workspace: string, name: string, rows: Row[], next?: number): Collection {
     let view = this.views.get(workspace);
     if (!view) this.views.set(workspace, (view = new Map<string, Collection>()));
-    const collection = new Collection(name, rows);
+    const collection = new Collection(name, rows, next);
     view.set(name, collection);
     (this.document.workspaces[workspace] ??= nullObject<Row[]>())[name] = rows;
     return collection;
@@ -88,6 +93,17 @@ export class WorkspaceViews {
     for (const [workspace, collections] of Object.entries(this.document.workspaces)) {
       for (const [collection, rows] of Object.entries(collections)) yield { workspace, collection, rows };
     }
+  }
+
+  /** Each own collection's next row number where it is past its last row: what a data file keeps (`NextNumbers`). */
+  nextNumbers(): NextNumbers {
+    const next = nullObject<Record<string, number>>();
+    for (const [workspace] of this.views) {
+      for (const [name, collection] of this.ownCollections(workspace)) {
+        if (collection.nextKept) (next[workspace] ??= nullObject<number>())[name] = collection.next;
+      }
+    }
+    return next;
   }
 
   /** Seeds the collections the fixtures name, reporting progress in records. */

@@ -1,0 +1,138 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import {
+  ADMIN,
+  before,
+  call,
+  issuePro,
+  json,
+  KEY,
+  meanwhile,
+  probe,
+  serve,
+  shown,
+  SNAPSHOT_LIMITS,
+  type Served,
+} from '../support/snapshot-scenario.js';
+import { testSandbox } from '../support/sandbox.js';
+
+async function served(overrides: Parameters<typeof testSandbox>[0] = {}): Promise<Served> {
+  const running = await serve(await testSandbox({ ...SNAPSHOT_LIMITS, ...overrides }));
+  onTestFinished(() => running.stop());
+  return running;
+}
+
+const snapshots = (workspace: string) => `/__sandbox/workspaces/${workspace}/snapshots`;
+
+describe('workspace snapshots, in memory', () => {
+  it('restores a snapshot taken mid-scenario: the same requests get the same answers, byte for byte', async () => {
+    const { url } = await served();
+    const actor = await issuePro(url);
+    const deleted = await before(url, actor);
+    const taken = await call(url, 'POST', snapshots(actor.workspace), ADMIN, { name: 'mid' });
+    expect(taken.status, taken.body).toBe(201);
+    const first = await probe(url, actor, deleted);
+    // The probe saw what it is meant to: a new id, a rule, the limit, refusals and a ban.
+    expect(first.map((s) => s.status)).toEqual([201, 200, 404, 503, 503, 200, 429, 429, 429, 200, 200, 200]);
+    await meanwhile(url, actor);
+    const restored = await call(url, 'POST', `${snapshots(actor.workspace)}/mid/restore`, ADMIN);
+    expect(restored.status, restored.body).toBe(200);
+    expect(shown(await probe(url, actor, deleted))).toEqual(shown(first));
+  });
+
+  it('restores as often as asked, and keeps the snapshot through a reset of its workspace', async () => {
+    const { url } = await served();
+    const actor = await issuePro(url);
+    const deleted = await before(url, actor);
+    expect((await call(url, 'POST', snapshots(actor.workspace), ADMIN, { name: 'mid' })).status).toBe(201);
+    const first = await probe(url, actor, deleted);
+    expect((await call(url, 'POST', `/__sandbox/workspaces/${actor.workspace}/reset`, ADMIN)).status).toBe(200);
+    for (let round = 0; round < 2; round++) {
+      expect((await call(url, 'POST', `${snapshots(actor.workspace)}/mid/restore`, ADMIN)).status).toBe(200);
+      expect(shown(await probe(url, actor, deleted))).toEqual(shown(first));
+    }
+  });
+
+  it('holds no records for a workspace that never wrote one, and restoring it takes the records back to the seed', async () => {
+    const { url } = await served();
+    const actor = await issuePro(url);
+    expect((await call(url, 'POST', snapshots(actor.workspace), ADMIN, { name: 'untouched' })).status).toBe(201);
+    const exported = json<{ parts: Record<string, unknown> }>(await call(url, 'GET', `${snapshots(actor.workspace)}/untouched`, ADMIN));
+    expect(exported.parts.records).toEqual({});
+    expect(exported.parts.counters).toEqual({});
+    expect(exported.parts.rules).toEqual([]);
+    const seed = await call(url, 'GET', '/v1/pets?limit=100', KEY(actor.key));
+    expect((await call(url, 'POST', '/v1/pets', KEY(actor.key), { name: 'Gone', categoryId: 1 })).status).toBe(201);
+    expect((await call(url, 'POST', `${snapshots(actor.workspace)}/untouched/restore`, ADMIN)).status).toBe(200);
+    expect((await call(url, 'GET', '/v1/pets?limit=100', KEY(actor.key))).body).toBe(seed.body);
+  });
+
+  it('lists, refuses a name taken unless replaced, deletes, and answers 404 for what is not there', async () => {
+    const { url } = await served();
+    const base = snapshots('default');
+    const rows = [
+      { method: 'POST', path: base, body: { name: 'one' }, status: 201 },
+      { method: 'POST', path: base, body: { name: 'one' }, status: 409, code: 'resource_exists' },
+      { method: 'POST', path: base, body: { name: 'one', replace: true }, status: 200 },
+      { method: 'POST', path: base, body: { name: '../x' }, status: 400, code: 'validation_failed' },
+      { method: 'GET', path: `${base}/two`, status: 404, code: 'resource_not_found' },
+      { method: 'POST', path: `${base}/two/restore`, status: 404, code: 'resource_not_found' },
+      { method: 'GET', path: '/__sandbox/workspaces/ws_nope/snapshots', status: 404, code: 'resource_not_found' },
+      { method: 'DELETE', path: `${base}/one`, status: 204 },
+      { method: 'DELETE', path: `${base}/one`, status: 404, code: 'resource_not_found' },
+    ] as const;
+    for (const row of rows) {
+      const seen = await call(url, row.method, row.path, ADMIN, 'body' in row ? row.body : undefined);
+      expect(seen.status, `${row.method} ${row.path} ${seen.body}`).toBe(row.status);
+      if ('code' in row) expect(json<{ code: string }>(seen).code).toBe(row.code);
+    }
+    expect((await call(url, 'POST', base, ADMIN, { name: 'b' })).status).toBe(201);
+    expect((await call(url, 'POST', base, ADMIN, { name: 'a' })).status).toBe(201);
+    const listed = json<{ snapshots: { name: string; takenIn: string; sizes: { bytes: number } }[] }>(await call(url, 'GET', base, ADMIN));
+    expect(listed.snapshots.map((s) => [s.name, s.takenIn])).toEqual([
+      ['a', 'default'],
+      ['b', 'default'],
+    ]);
+    expect(listed.snapshots[0]?.sizes.bytes).toBeGreaterThan(0);
+  });
+
+  it('refuses an imported document that does not read, naming each field at fault', async () => {
+    const { url } = await served();
+    const path = `${snapshots('default')}/broken`;
+    const rows = [
+      { body: { format: 'other', version: 1, workspace: 'default', takenAt: '2026-11-22T10:00:30Z', parts: {} }, at: 'body.format' },
+      {
+        body: {
+          format: 'understudy-snapshot',
+          version: 1,
+          workspace: 'default',
+          takenAt: '2026-11-22T10:00:30Z',
+          parts: {
+            records: { pets: { next: 2, rows: [{ id: 2 }, { id: 1 }] } },
+            counters: {},
+            clocks: { now: 0, follows: true },
+            rules: [],
+          },
+        },
+        at: 'body.parts.records.pets.rows[1].id',
+      },
+      {
+        body: {
+          format: 'understudy-snapshot',
+          version: 1,
+          workspace: 'default',
+          takenAt: '2026-11-22T10:00:30Z',
+          parts: { records: {}, counters: { key_x: { windows: [], refusals: {}, bannedUntil: 0 } }, clocks: { now: 0 }, rules: [] },
+        },
+        at: 'body.parts.counters.key_x.refusals',
+      },
+    ];
+    for (const row of rows) {
+      const seen = await call(url, 'PUT', path, ADMIN, row.body);
+      expect(seen.status, seen.body).toBe(400);
+      const error = json<{ code: string; details: { location: string }[] }>(seen);
+      expect(error.code).toBe('validation_failed');
+      expect(error.details.map((d) => d.location)).toContain(row.at);
+    }
+    expect((await call(url, 'GET', path, ADMIN)).status).toBe(404);
+  });
+});
