@@ -1,6 +1,11 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   ADMIN,
+  type Actor,
+  type Seen,
   before,
   call,
   issuePro,
@@ -134,5 +139,64 @@ describe('workspace snapshots, in memory', () => {
       expect(error.details.map((d) => d.location)).toContain(row.at);
     }
     expect((await call(url, 'GET', path, ADMIN)).status).toBe(404);
+  });
+});
+
+describe('workspace snapshots, exported and imported', () => {
+  /** A configured key in a configured workspace: the same key, id and workspace in every sandbox started so. */
+  const QA = { keys: [{ key: 'qa-pro-key', plan: 'pro', workspace: 'qa' }] };
+  const actorOf = async (url: string): Promise<Actor> => {
+    const listed = json<{ keys: { id: string }[] }>(await call(url, 'GET', '/__sandbox/keys?workspace=qa', ADMIN));
+    return { key: 'qa-pro-key', id: listed.keys[0]?.id ?? '', workspace: 'qa' };
+  };
+
+  /** Sandbox A up to its snapshot, the probe's answers right after it, and the exported document. */
+  async function taken(): Promise<{ first: Seen[]; document: string; deleted: number; actor: Actor }> {
+    const { url } = await served(QA);
+    const actor = await actorOf(url);
+    const deleted = await before(url, actor);
+    expect((await call(url, 'POST', snapshots('qa'), ADMIN, { name: 'mid' })).status).toBe(201);
+    const document = (await call(url, 'GET', `${snapshots('qa')}/mid`, ADMIN)).body;
+    return { first: await probe(url, actor, deleted), document, deleted, actor };
+  }
+
+  it('imports an exported snapshot into another sandbox, whose restore gives the same answers', async () => {
+    const { first, document, deleted, actor } = await taken();
+    const { url } = await served(QA);
+    const imported = await call(url, 'PUT', `${snapshots('qa')}/shipped`, ADMIN, JSON.parse(document));
+    expect(imported.status, imported.body).toBe(201);
+    expect(json<{ name: string; takenIn: string }>(imported)).toMatchObject({ name: 'shipped', takenIn: 'qa' });
+    expect((await call(url, 'POST', `${snapshots('qa')}/shipped/restore`, ADMIN)).status).toBe(200);
+    expect(shown(await probe(url, actor, deleted))).toEqual(shown(first));
+  });
+
+  it('restores a snapshot file given at start (--snapshot) before the first answer, and again on request after a reset', async () => {
+    const { first, document, deleted, actor } = await taken();
+    const file = join(await mkdtemp(join(tmpdir(), 'understudy-snapshot-')), 'mid.json');
+    onTestFinished(() => rm(dirname(file), { recursive: true, force: true }));
+    await writeFile(file, document);
+    const { url } = await served({ ...QA, snapshot: file });
+    expect(shown(await probe(url, actor, deleted))).toEqual(shown(first));
+    expect((await call(url, 'POST', '/__sandbox/reset', ADMIN)).status).toBe(200);
+    expect(json<{ snapshots: { name: string }[] }>(await call(url, 'GET', snapshots('qa'), ADMIN)).snapshots.map((s) => s.name)).toEqual([
+      'mid',
+    ]);
+    expect((await call(url, 'POST', `${snapshots('qa')}/mid/restore`, ADMIN)).status).toBe(200);
+    expect(shown(await probe(url, actor, deleted))).toEqual(shown(first));
+  });
+
+  it('stops the start on a snapshot file that does not read, or names a workspace that is not there', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'understudy-snapshot-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const rows = [
+      { text: '{"format":', error: /cannot be read/ },
+      { text: JSON.stringify({ format: 'understudy-snapshot', name: 'x', workspace: 'elsewhere' }), error: /workspace "elsewhere"/ },
+      { text: JSON.stringify({ format: 'understudy-snapshot', version: 2, name: 'x', workspace: 'qa' }), error: /body\.version/ },
+    ];
+    for (const [i, row] of rows.entries()) {
+      const file = join(dir, `${i}.json`);
+      await writeFile(file, row.text);
+      await expect(testSandbox({ ...SNAPSHOT_LIMITS, ...QA, snapshot: file })).rejects.toThrow(row.error);
+    }
   });
 });
