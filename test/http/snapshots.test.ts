@@ -71,6 +71,28 @@ describe('workspace snapshots, in memory', () => {
     expect((await call(url, 'GET', '/v1/pets?limit=100', KEY(actor.key))).body).toBe(seed.body);
   });
 
+  it('leaves out what decision 0025 leaves out: keys issued since, the journal and webhook subscriptions stay as they are', async () => {
+    const { url } = await served();
+    const actor = await issuePro(url);
+    expect((await call(url, 'POST', snapshots(actor.workspace), ADMIN, { name: 'early' })).status).toBe(201);
+    const later = await call(url, 'POST', '/__sandbox/keys', ADMIN, { plan: 'pro', workspace: actor.workspace });
+    expect(later.status).toBe(201);
+    const subscribed = await call(url, 'POST', '/__sandbox/webhooks', ADMIN, {
+      event: 'pets.created',
+      url: 'http://127.0.0.1:9/hooks',
+      workspace: actor.workspace,
+    });
+    expect(subscribed.status, subscribed.body).toBe(201);
+    expect((await call(url, 'GET', '/v1/pets?limit=1', KEY(actor.key))).status).toBe(200);
+    const journal = (await call(url, 'GET', `/__sandbox/requests?workspace=${actor.workspace}`, ADMIN)).body;
+    expect((await call(url, 'POST', `${snapshots(actor.workspace)}/early/restore`, ADMIN)).status).toBe(200);
+    expect((await call(url, 'GET', `/__sandbox/requests?workspace=${actor.workspace}`, ADMIN)).body).toBe(journal);
+    expect((await call(url, 'GET', '/v1/pets?limit=1', KEY(json<Actor>(later).key))).status).toBe(200);
+    expect(
+      json<{ webhooks: unknown[] }>(await call(url, 'GET', `/__sandbox/webhooks?workspace=${actor.workspace}`, ADMIN)).webhooks,
+    ).toHaveLength(1);
+  });
+
   it('lists, refuses a name taken unless replaced, deletes, and answers 404 for what is not there', async () => {
     const { url } = await served();
     const base = snapshots('default');
