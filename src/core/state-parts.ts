@@ -10,9 +10,9 @@ import type { RuleStatus } from '../rules/rule.js';
 import type { SandboxStore } from '../store/record-store.js';
 import type { RegistrySnapshot } from '../workspaces/registry.js';
 import type { Workspaces } from '../workspaces/workspaces.js';
-import type { Transitions } from '../transitions/transitions.js';
+import type { Tracked, Transitions } from '../transitions/transitions.js';
 import type { KeptSnapshot, SnapshotBook } from '../workspaces/snapshot-book.js';
-import { checkClock, checkCounters, checkRecords, checkRules, type PartCheck } from '../workspaces/snapshot-document.js';
+import { checkClock, checkCounters, checkRecords, checkRules, checkTransitions, type PartCheck } from '../workspaces/snapshot-document.js';
 import type { CapturedRecords } from '../store/record-store.js';
 import type { CapturedCounters } from '../limits/counter-store.js';
 import type { Rule } from '../rules/rule.js';
@@ -26,8 +26,8 @@ export interface WorkspaceScope {
 
 /**
  * What a part holds of one workspace, taken into a named snapshot and put back exactly
- * (docs/snapshots.md). Records, counters and bans, the clock and the rules take part; keys, the
- * journal, webhooks and transitions do not (docs/decisions/0025-snapshots.md).
+ * (docs/snapshots.md). Records, counters and bans, the clock, the rules and the timed transitions'
+ * follow-up take part; keys, the journal and webhooks do not (docs/decisions/0025-snapshots.md).
  */
 export interface WorkspaceCapture {
   /** What the part holds of the workspace now, as JSON: nothing at all for a workspace that never used it. */
@@ -77,7 +77,7 @@ export interface StateOwners {
   readonly draws: Pick<DrawStreams, 'reset'>;
   readonly journal: Pick<Journal, 'clear'>;
   readonly webhooks: Pick<WebhooksPart, 'subscriptions' | 'deliveries' | 'forget'>;
-  readonly transitions: Pick<Transitions, 'reset' | 'forget'>;
+  readonly transitions: Pick<Transitions, 'reset' | 'forget' | 'capture' | 'restore'>;
   readonly snapshots: SnapshotBook;
 }
 
@@ -233,7 +233,18 @@ export function stateParts(o: StateOwners): readonly StatePart[] {
       // A workspace's subscriptions and its deliveries go together.
       forget: (scope) => o.webhooks.forget(scope.id),
     },
-    { name: 'transitions', held: 'replica', reset: () => o.transitions.reset(), forget: (scope) => o.transitions.forget(scope.id) },
+    {
+      name: 'transitions',
+      held: 'replica',
+      reset: () => o.transitions.reset(),
+      forget: (scope) => o.transitions.forget(scope.id),
+      // Which records move on the clock, and since when: a restored record in a state moves on at its time.
+      perWorkspace: {
+        capture: (scope) => o.transitions.capture(scope.id).map(({ workspace: _workspace, ...tracked }) => tracked),
+        restore: (scope, value) => o.transitions.restore(scope.id, value as Omit<Tracked, 'workspace'>[]),
+        check: checkTransitions,
+      },
+    },
     {
       // The named snapshots themselves: a reset goes back to those imported at start; a workspace's
       // reset keeps them (they are what it goes back to); a workspace that is gone takes them along.

@@ -17,7 +17,7 @@ export interface TransitionParts {
 }
 
 /** A record's field in a state, since when (on its workspace's clock). */
-interface Tracked {
+export interface Tracked {
   readonly workspace: string;
   readonly collection: string;
   readonly key: string;
@@ -125,6 +125,20 @@ export class Transitions {
 
   reset(): void {
     this.tracked.clear();
+  }
+
+  /** The workspace's records followed, each field's state and since when (a snapshot's). */
+  capture(workspace: string): Tracked[] {
+    return [...this.tracked.values()].filter((tracked) => tracked.workspace === workspace).map((tracked) => ({ ...tracked }));
+  }
+
+  /** The workspace's records followed become exactly these (a snapshot restored), in the workspace given. */
+  restore(workspace: string, tracked: readonly Omit<Tracked, 'workspace'>[]): void {
+    this.forget(workspace);
+    for (const { collection, key, field, state, enteredAt } of tracked) {
+      this.tracked.set([workspace, collection, key, field].join('\u0000'), { workspace, collection, key, field, state, enteredAt });
+    }
+    this.arm();
   }
 
   close(): void {

@@ -97,6 +97,19 @@ export const checkRules: PartCheck = (value, at) => {
   });
 };
 
+/** `[{ collection, key, field, state, enteredAt }]`: the records whose states move on the clock, and since when. */
+export const checkTransitions: PartCheck = (value, at) => {
+  if (!Array.isArray(value)) return problem(at, 'must be a list of the records followed');
+  return value.flatMap((tracked, i) => {
+    const here = `${at}[${i}]`;
+    if (!isObject(tracked)) return problem(here, 'must be { collection, key, field, state, enteredAt }');
+    const texts = (['collection', 'key', 'field', 'state'] as const).flatMap((name) =>
+      typeof tracked[name] === 'string' ? [] : problem(`${here}.${name}`, 'must be a string'),
+    );
+    return [...texts, ...(isInstant(tracked.enteredAt) ? [] : problem(`${here}.enteredAt`, 'must be a number (Unix ms)'))];
+  });
+};
+
 /**
  * The document's problems, or none: its envelope, then each part's, by `checks` (the parts that
  * take snapshots); a part it does not name is missing, and one it names that no check knows is refused.

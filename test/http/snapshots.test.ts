@@ -65,6 +65,7 @@ describe('workspace snapshots, in memory', () => {
     expect(exported.parts.records).toEqual({});
     expect(exported.parts.counters).toEqual({});
     expect(exported.parts.rules).toEqual([]);
+    expect(exported.parts.transitions).toEqual([]);
     const seed = await call(url, 'GET', '/v1/pets?limit=100', KEY(actor.key));
     expect((await call(url, 'POST', '/v1/pets', KEY(actor.key), { name: 'Gone', categoryId: 1 })).status).toBe(201);
     expect((await call(url, 'POST', `${snapshots(actor.workspace)}/untouched/restore`, ADMIN)).status).toBe(200);
@@ -91,6 +92,28 @@ describe('workspace snapshots, in memory', () => {
     expect(
       json<{ webhooks: unknown[] }>(await call(url, 'GET', `/__sandbox/webhooks?workspace=${actor.workspace}`, ADMIN)).webhooks,
     ).toHaveLength(1);
+  });
+
+  it('follows a restored record that moves on the clock from where the snapshot left it (timed transitions)', async () => {
+    const running = await serve(
+      await testSandbox({ transitions: [{ collection: 'pets', field: 'status', from: 'available', to: 'pending', after: '1h' }] }),
+    );
+    onTestFinished(() => running.stop());
+    const { url } = running;
+    const actor = await issuePro(url);
+    const created = await call(url, 'POST', '/v1/pets', KEY(actor.key), { name: 'Rex', categoryId: 1, status: 'available' });
+    expect(created.status, created.body).toBe(201);
+    const pet = `/v1/pets/${json<{ id: number }>(created).id}`;
+    const clock = `/__sandbox/workspaces/${actor.workspace}/clock`;
+    expect((await call(url, 'POST', clock, ADMIN, { advanceSeconds: 1_800 })).status).toBe(200);
+    expect((await call(url, 'POST', snapshots(actor.workspace), ADMIN, { name: 'half-way' })).status).toBe(201);
+    expect((await call(url, 'POST', clock, ADMIN, { advanceSeconds: 7_200 })).status).toBe(200);
+    expect(json<{ status: string }>(await call(url, 'GET', pet, KEY(actor.key))).status).toBe('pending');
+    expect((await call(url, 'POST', `${snapshots(actor.workspace)}/half-way/restore`, ADMIN)).status).toBe(200);
+    expect(json<{ status: string }>(await call(url, 'GET', pet, KEY(actor.key))).status).toBe('available');
+    // Half an hour was left before the snapshot: it moves at its time, not an hour after the restore.
+    expect((await call(url, 'POST', clock, ADMIN, { advanceSeconds: 1_800 })).status).toBe(200);
+    expect(json<{ status: string }>(await call(url, 'GET', pet, KEY(actor.key))).status).toBe('pending');
   });
 
   it('lists, refuses a name taken unless replaced, deletes, and answers 404 for what is not there', async () => {
