@@ -13,8 +13,8 @@ export const ADMIN_PREFIX = '/__sandbox';
 /** The admin API's own OpenAPI document, compiled by the same compiler as the user's. */
 export const ADMIN_DOCUMENT = `${PACKAGE_ROOT}openapi/admin.yaml`;
 
-/** Largest admin request body, in bytes: admin bodies are a few fields. */
-const ADMIN_BODY_LIMIT = 64 * 1024;
+/** Largest admin request body, in bytes: most are a few fields; an imported workspace snapshot holds its records. */
+const ADMIN_BODY_LIMIT = 16 * 1024 * 1024;
 
 const ADMIN_CALLER: Caller = { client: { id: 'admin', plan: '' }, keyId: undefined, workspace: DEFAULT_WORKSPACE };
 

@@ -18,6 +18,7 @@ import { ruleHandlers } from './rule-handlers.js';
 import { workspaceHandlers } from './workspace-handlers.js';
 import { webhookHandlers, type WebhookCapability } from './webhook-handlers.js';
 import { transitionHandlers } from './transition-handlers.js';
+import { snapshotHandlers, type SnapshotCapability } from './snapshot-handlers.js';
 import type { Transitions } from '../transitions/transitions.js';
 import type { Workspaces } from '../workspaces/workspaces.js';
 
@@ -48,6 +49,8 @@ export interface AdminCapabilities {
   readonly webhooks: WebhookCapability;
   /** Records' timed transitions: forced from the admin API. */
   readonly transitions: Pick<Transitions, 'force' | 'rules'>;
+  /** Each workspace's named snapshots: taken, listed, exported, imported, deleted and restored. */
+  readonly snapshots: SnapshotCapability;
 }
 
 /** One admin operation's handler: the validated input in, the answer out. */
@@ -185,5 +188,6 @@ export function adminHandlers(c: AdminCapabilities): Readonly<Record<string, Adm
     ...workspaceHandlers(c.workspaces),
     ...webhookHandlers(c),
     ...transitionHandlers(c),
+    ...snapshotHandlers(c),
   };
 }

@@ -33,6 +33,7 @@ Options:
   --config FILE        YAML config file (env SANDBOX_CONFIG); its fields: docs/configuration.md
   --fixtures FILE      seed data definitions (default fixtures/petstore.yaml for the Pet Store)
   --data FILE          persist the store to FILE and its log FILE.log (env SANDBOX_DATA; default: memory only)
+  --snapshot FILE      import a workspace snapshot and restore it before answering (env SANDBOX_SNAPSHOT)
   --redis URL          share the state with every replica on this Redis (env SANDBOX_REDIS_URL; redis://host:port)
   --port N             port to listen on (env PORT; default 4010; 0 picks a free one)
   --host HOST          address to listen on (env HOST; default 127.0.0.1)
@@ -107,6 +108,7 @@ async function main(): Promise<number> {
         config: { type: 'string' },
         fixtures: { type: 'string' },
         data: { type: 'string' },
+        snapshot: { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
         seed: { type: 'string' },
@@ -147,6 +149,7 @@ async function main(): Promise<number> {
     spec: values.spec,
     fixtures: values.fixtures,
     data: values.data,
+    snapshot: values.snapshot,
     port: values.port,
     host: values.host,
     seed: values.seed,

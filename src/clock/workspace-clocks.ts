@@ -50,6 +50,26 @@ export class WorkspaceClocks {
     return clock.advance(ms);
   }
 
+  /**
+   * Puts the workspace's clock at the instant `at` (a snapshot restored). The default workspace's
+   * clock is the shared one: it is moved there, and every workspace that follows it with it. Another
+   * workspace follows the shared clock again if it did when captured and the shared clock stands at
+   * `at`; else it keeps a clock of its own, standing at `at`.
+   */
+  place(workspace: string, at: number, follows: boolean): void {
+    if (workspace === DEFAULT_WORKSPACE) {
+      this.shared.advance(at - this.shared.now());
+      return;
+    }
+    if (follows && this.shared.now() === at) {
+      this.own.delete(workspace);
+      return;
+    }
+    const clock = this.own.get(workspace) ?? new SandboxClock(this.source, this.frozenAt, this.shared.offset);
+    this.own.set(workspace, clock);
+    clock.advance(at - clock.now());
+  }
+
   /** The workspace's clock back to following the shared one (the default workspace's: back to its source). */
   forget(workspace: string): void {
     if (workspace === DEFAULT_WORKSPACE) this.shared.reset();

@@ -18,6 +18,7 @@ export const CONFIG_SCHEMA = {
     spec: { type: 'string', minLength: 1 },
     fixtures: { type: ['string', 'null'] },
     data: { type: ['string', 'null'], minLength: 1 },
+    snapshot: { type: ['string', 'null'], minLength: 1 },
     fsync: { enum: ['always', 'everysec', 'no'] },
     host: { type: 'string', minLength: 1 },
     port: { type: 'integer', minimum: 0, maximum: 65535 },

@@ -10,6 +10,11 @@ export interface SandboxConfig {
   readonly fixtures: string | null;
   /** A JSON file the store persists to (created, seeded, when absent); null keeps it in memory. */
   readonly data: string | null;
+  /**
+   * A workspace snapshot file (docs/snapshots.md) imported into the workspace it names and restored
+   * there before the sandbox answers; null for none.
+   */
+  readonly snapshot: string | null;
   /** When the data file's log is flushed to the disk: before each answer, once a second, or when the kernel decides. */
   readonly fsync: 'always' | 'everysec' | 'no';
   readonly host: string;

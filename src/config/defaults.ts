@@ -9,6 +9,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   spec: `${PACKAGE_ROOT}openapi/petstore.yaml`,
   fixtures: `${PACKAGE_ROOT}fixtures/petstore.yaml`,
   data: null,
+  snapshot: null,
   fsync: 'everysec',
   host: '127.0.0.1',
   port: 4010,

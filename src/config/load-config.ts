@@ -17,6 +17,7 @@ export interface ConfigFlags {
   readonly spec?: string | undefined;
   readonly fixtures?: string | undefined;
   readonly data?: string | undefined;
+  readonly snapshot?: string | undefined;
   readonly port?: string | undefined;
   readonly host?: string | undefined;
   readonly seed?: string | undefined;
@@ -75,7 +76,7 @@ async function readConfigFile(path: string): Promise<ConfigFile> {
   if (!isTree(raw)) throw new Error(`the config file ${path} must be a YAML mapping`);
   const base = dirname(path);
   // Paths in a config file are relative to the file, not to the working directory.
-  for (const field of ['spec', 'fixtures', 'data', 'cacheDir'] as const) {
+  for (const field of ['spec', 'fixtures', 'data', 'snapshot', 'cacheDir'] as const) {
     if (typeof raw[field] === 'string') raw[field] = resolve(base, raw[field]);
   }
   return { path, tree: raw, text };
@@ -127,6 +128,7 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
   const fromEnv: Tree = {
     spec: env.SANDBOX_SPEC === undefined ? undefined : resolve(env.SANDBOX_SPEC),
     data: env.SANDBOX_DATA && resolve(env.SANDBOX_DATA),
+    snapshot: env.SANDBOX_SNAPSHOT && resolve(env.SANDBOX_SNAPSHOT),
     port: integer(env.PORT, 'PORT'),
     host: nonEmpty(env.HOST),
     seed: integer(env.SANDBOX_SEED, 'SANDBOX_SEED'),
@@ -139,6 +141,7 @@ export async function loadConfig(flags: ConfigFlags, env: Readonly<Record<string
     spec: flags.spec && resolve(flags.spec),
     fixtures: flags.fixtures && resolve(flags.fixtures),
     data: flags.data && resolve(flags.data),
+    snapshot: flags.snapshot && resolve(flags.snapshot),
     port: integer(flags.port, '--port'),
     host: flags.host,
     seed: integer(flags.seed, '--seed'),

@@ -3,7 +3,7 @@ import type { StatePart } from './state-parts.js';
 /**
  * What a data file keeps beside the records so that workspaces survive a restart: each durable
  * part's state under its name (the keys issued, as digests: a key's value is never written
- * anywhere; the workspaces created; the clocks' offsets; the rules; the tokens minted). Counters,
+ * anywhere; the workspaces created; the clocks' offsets; the rules; the tokens minted; the named snapshots). Counters,
  * bans and the journal start afresh, as after a reset. A file written before rules and tokens were
  * kept has neither, and they start empty.
  */
@@ -39,6 +39,13 @@ function problemOf(value: unknown): string | undefined {
     (!Array.isArray(value.tokens) || !value.tokens.every((t: unknown) => Array.isArray(t) && isText(t[0])))
   ) {
     return 'tokens needs a list of [digest, token] pairs';
+  }
+  if (
+    value.snapshots !== undefined &&
+    (!Array.isArray(value.snapshots) ||
+      !value.snapshots.every((s: unknown) => isObject(s) && isText(s.workspace) && isObject(s.snapshot) && isText(s.snapshot.name)))
+  ) {
+    return 'snapshots needs a list of { workspace, snapshot } with a named snapshot';
   }
   return undefined;
 }

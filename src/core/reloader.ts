@@ -12,6 +12,7 @@ const RESTART_FIELDS = [
   'port',
   'adminToken',
   'data',
+  'snapshot',
   'fsync',
   'seed',
   'clock',

@@ -29,6 +29,8 @@ import type { ReloadOutcome, SandboxStatus } from '../vocabulary/reload.js';
 import { keptState, restoreKept } from './kept-state.js';
 import { wireOutbound } from './outbound.js';
 import { journalRedaction, listenerOf } from './journal-wiring.js';
+import { restoreAtStart, workspaceSnapshots } from './snapshots.js';
+import { SnapshotBook } from '../workspaces/snapshot-book.js';
 import { forgetWorkspace, resetBackendParts, resetReplicaParts, sharedParts, stateParts } from './state-parts.js';
 import { readDocument } from '../openapi/load-document.js';
 import { createPages } from '../pages/pages.js';
@@ -190,7 +192,23 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   });
   // Every part of the state, in one list that a reset, a workspace's reset, the data file and the
   // replicas each go through (state-parts.ts).
-  const parts = stateParts({ store, limiter, keys, workspaces, clocks, rules, tokens, draws, journal, webhooks, transitions });
+  const book = new SnapshotBook((id) => workspaces.has(id));
+  const parts = stateParts({
+    store,
+    limiter,
+    keys,
+    workspaces,
+    clocks,
+    rules,
+    tokens,
+    draws,
+    journal,
+    webhooks,
+    transitions,
+    snapshots: book,
+  });
+  // Each workspace's named snapshots, taken from and put back into the same parts (snapshots.ts).
+  const snapshots = workspaceSnapshots(parts, book, { scope: (id) => workspaces.scope(id), now: (id) => clocks.of(id).now() });
   /** With Redis: this replica among the others (set once every part exists, below). */
   let replication: Replication | undefined;
   // With a data file, the durable parts (keys issued, workspaces, clock offsets, rules, tokens) are kept beside the records.
@@ -231,6 +249,13 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       },
     );
   }
+  if (initialConfig.snapshot !== null) {
+    const file = initialConfig.snapshot;
+    const restore = (): Promise<void> => restoreAtStart(file, snapshots, book, (id) => workspaces.has(id));
+    // With replicas, the others have it before this one answers; with a data file, it is kept.
+    await (replication ? replication.change(restore) : restore());
+    await keepState();
+  }
   const status = (): SandboxStatus => serving.status();
   const touch = (workspace: string): void => workspaces.touch(workspace);
   const api = apiDoor({
@@ -269,6 +294,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
               inFlight: api.inFlight,
               webhooks,
               transitions,
+              snapshots,
             },
           ));
 

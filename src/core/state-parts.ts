@@ -10,7 +10,12 @@ import type { RuleStatus } from '../rules/rule.js';
 import type { SandboxStore } from '../store/record-store.js';
 import type { RegistrySnapshot } from '../workspaces/registry.js';
 import type { Workspaces } from '../workspaces/workspaces.js';
-import type { Transitions } from '../transitions/transitions.js';
+import type { Tracked, Transitions } from '../transitions/transitions.js';
+import type { KeptSnapshot, SnapshotBook } from '../workspaces/snapshot-book.js';
+import { checkClock, checkCounters, checkRecords, checkRules, checkTransitions, type PartCheck } from '../workspaces/snapshot-document.js';
+import type { CapturedRecords } from '../store/record-store.js';
+import type { CapturedCounters } from '../limits/counter-store.js';
+import type { Rule } from '../rules/rule.js';
 import type { WebhooksPart } from './webhooks.js';
 import type { MadeSubscription } from '../webhooks/subscriptions.js';
 
@@ -18,6 +23,20 @@ import type { MadeSubscription } from '../webhooks/subscriptions.js';
 export interface WorkspaceScope {
   readonly id: string;
   readonly keyIds: ReadonlySet<string>;
+}
+
+/**
+ * What a part holds of one workspace, taken into a named snapshot and put back exactly
+ * (docs/snapshots.md). Records, counters and bans, the clock, the rules and the timed transitions'
+ * follow-up take part; keys, the journal and webhooks do not (docs/decisions/0026-snapshots.md).
+ */
+export interface WorkspaceCapture {
+  /** What the part holds of the workspace now, as JSON: nothing at all for a workspace that never used it. */
+  capture(scope: WorkspaceScope): unknown;
+  /** What it holds of the workspace becomes the captured value exactly; `takenAt` is when it was captured, on the workspace's clock. */
+  restore(scope: WorkspaceScope, value: unknown, takenAt: number): void | Promise<void>;
+  /** The problems of a value read from a file (an imported snapshot), each located. */
+  readonly check: PartCheck;
 }
 
 /**
@@ -44,20 +63,23 @@ export interface StatePart {
   readonly durable?: { save(): unknown; load(value: unknown): void };
   /** Shared with the other replicas through Redis, entry by entry (`SharedState`). */
   readonly shared?: Omit<SharedPart, 'name'>;
+  /** Taken into a workspace's snapshots, and put back from them. */
+  readonly perWorkspace?: WorkspaceCapture;
 }
 
 export interface StateOwners {
-  readonly store: Pick<SandboxStore, 'reset' | 'forget'>;
-  readonly limiter: Pick<Limiter, 'reset' | 'forget'>;
+  readonly store: Pick<SandboxStore, 'reset' | 'forget' | 'capture' | 'restore'>;
+  readonly limiter: Pick<Limiter, 'reset' | 'forget' | 'capture' | 'restore'>;
   readonly keys: Pick<KeyRegistry, 'reset' | 'issued' | 'restoreIssued' | 'replaceIssued'>;
   readonly workspaces: Pick<Workspaces, 'resetAll' | 'snapshot' | 'restore' | 'replaceCreated'>;
-  readonly clocks: Pick<WorkspaceClocks, 'reset' | 'forget' | 'snapshot' | 'restore' | 'replace'>;
-  readonly rules: Pick<RuleStore, 'reset' | 'removeWhere' | 'held' | 'replace'>;
+  readonly clocks: Pick<WorkspaceClocks, 'reset' | 'forget' | 'snapshot' | 'restore' | 'replace' | 'of' | 'follows' | 'place'>;
+  readonly rules: Pick<RuleStore, 'reset' | 'removeWhere' | 'held' | 'replace' | 'putBack'>;
   readonly tokens: Pick<TokenStore, 'reset' | 'held' | 'replace'>;
   readonly draws: Pick<DrawStreams, 'reset'>;
   readonly journal: Pick<Journal, 'clear'>;
   readonly webhooks: Pick<WebhooksPart, 'subscriptions' | 'deliveries' | 'forget'>;
-  readonly transitions: Pick<Transitions, 'reset' | 'forget'>;
+  readonly transitions: Pick<Transitions, 'reset' | 'forget' | 'capture' | 'restore'>;
+  readonly snapshots: SnapshotBook;
 }
 
 const parsed = <T>(entries: ReadonlyMap<string, string>): [string, T][] => [...entries].map(([id, value]) => [id, JSON.parse(value) as T]);
@@ -66,6 +88,23 @@ const OWN_CLOCK = 'own:';
 /** A configured webhook subscription removed, as its entry says it (an admin-made one's entry is the subscription). */
 const REMOVED = '"removed"';
 const ruleNumber = (status: RuleStatus): number => Number(status.rule.id.slice('rule_'.length)) || 0;
+/** A workspace's rules: those scoped to it, or to one of its keys. */
+const ruleIn =
+  (scope: WorkspaceScope) =>
+  (rule: Rule): boolean =>
+    rule.match.workspace === scope.id || (rule.match.key !== undefined && scope.keyIds.has(rule.match.key));
+/** Captured rules as they go back into a workspace (perhaps another): scoped to it, and only to keys working in it. */
+const rulesFor = (scope: WorkspaceScope, statuses: readonly RuleStatus[]): RuleStatus[] =>
+  statuses
+    .filter(({ rule }) => rule.match.key === undefined || scope.keyIds.has(rule.match.key))
+    .map((status) =>
+      status.rule.match.workspace === undefined
+        ? status
+        : { ...status, rule: { ...status.rule, match: { ...status.rule.match, workspace: scope.id } } },
+    );
+/** Captured counters of the keys working in the workspace only: another workspace's keys are never touched. */
+const countersFor = (scope: WorkspaceScope, captured: Readonly<Record<string, CapturedCounters>>): Record<string, CapturedCounters> =>
+  Object.fromEntries(Object.entries(captured).filter(([client]) => scope.keyIds.has(client)));
 
 /**
  * Every part of the state, in the order a reset runs (the backend's first, then this replica's) and
@@ -73,8 +112,29 @@ const ruleNumber = (status: RuleStatus): number => Number(status.rule.id.slice('
  */
 export function stateParts(o: StateOwners): readonly StatePart[] {
   return [
-    { name: 'records', held: 'backend', reset: () => o.store.reset(), forget: (scope) => o.store.forget(scope.id) },
-    { name: 'counters', held: 'backend', reset: () => o.limiter.reset(), forget: (scope) => o.limiter.forget([...scope.keyIds]) },
+    {
+      name: 'records',
+      held: 'backend',
+      reset: () => o.store.reset(),
+      forget: (scope) => o.store.forget(scope.id),
+      perWorkspace: {
+        capture: (scope) => o.store.capture(scope.id),
+        restore: (scope, value) => o.store.restore(scope.id, value as CapturedRecords),
+        check: checkRecords,
+      },
+    },
+    {
+      name: 'counters',
+      held: 'backend',
+      reset: () => o.limiter.reset(),
+      forget: (scope) => o.limiter.forget([...scope.keyIds]),
+      perWorkspace: {
+        capture: (scope) => o.limiter.capture([...scope.keyIds]),
+        restore: (scope, value, takenAt) =>
+          o.limiter.restore([...scope.keyIds], countersFor(scope, value as Record<string, CapturedCounters>), takenAt),
+        check: checkCounters,
+      },
+    },
     { name: 'deliveries', held: 'backend', reset: () => o.webhooks.deliveries.reset() },
     {
       name: 'workspaces',
@@ -103,6 +163,14 @@ export function stateParts(o: StateOwners): readonly StatePart[] {
       held: 'replica',
       reset: () => o.clocks.reset(),
       forget: (scope) => o.clocks.forget(scope.id),
+      perWorkspace: {
+        capture: (scope) => ({ now: o.clocks.of(scope.id).now(), follows: o.clocks.follows(scope.id) }),
+        restore: (scope, value) => {
+          const { now, follows } = value as { readonly now: number; readonly follows: boolean };
+          o.clocks.place(scope.id, now, follows);
+        },
+        check: checkClock,
+      },
       durable: { save: () => o.clocks.snapshot(), load: (value) => o.clocks.restore(value as ClocksSnapshot) },
       shared: {
         read: () => {
@@ -123,10 +191,11 @@ export function stateParts(o: StateOwners): readonly StatePart[] {
       name: 'rules',
       held: 'replica',
       reset: () => o.rules.reset(),
-      forget: (scope) => {
-        o.rules.removeWhere(
-          (rule) => rule.match.workspace === scope.id || (rule.match.key !== undefined && scope.keyIds.has(rule.match.key)),
-        );
+      forget: (scope) => void o.rules.removeWhere(ruleIn(scope)),
+      perWorkspace: {
+        capture: (scope) => o.rules.held().filter(({ rule }) => ruleIn(scope)(rule)),
+        restore: (scope, value) => o.rules.putBack(ruleIn(scope), rulesFor(scope, value as RuleStatus[])),
+        check: checkRules,
       },
       durable: { save: () => o.rules.held(), load: (value) => o.rules.replace(value as RuleStatus[]) },
       shared: {
@@ -184,8 +253,28 @@ export function stateParts(o: StateOwners): readonly StatePart[] {
         },
       },
     },
-    // The transitions followed: on Redis one schedule for every replica (reset once), else this process's.
-    { name: 'transitions', held: 'backend', reset: () => o.transitions.reset(), forget: (scope) => o.transitions.forget(scope.id) },
+    {
+      // The transitions followed: on Redis one schedule for every replica (reset once), else this process's.
+      name: 'transitions',
+      held: 'backend',
+      reset: () => o.transitions.reset(),
+      forget: (scope) => o.transitions.forget(scope.id),
+      // Which records move on the clock, and since when: a restored record in a state moves on at its time.
+      perWorkspace: {
+        capture: async (scope) => (await o.transitions.capture(scope.id)).map(({ workspace: _workspace, ...tracked }) => tracked),
+        restore: (scope, value) => o.transitions.restore(scope.id, value as Omit<Tracked, 'workspace'>[]),
+        check: checkTransitions,
+      },
+    },
+    {
+      // The named snapshots themselves: a reset goes back to those imported at start; a workspace's
+      // reset keeps them (they are what it goes back to); a workspace that is gone takes them along.
+      name: 'snapshots',
+      held: 'replica',
+      reset: () => o.snapshots.reset(),
+      durable: { save: () => o.snapshots.save(), load: (value) => o.snapshots.load(value as KeptSnapshot[]) },
+      shared: { read: () => o.snapshots.entries(), write: (entries) => o.snapshots.replace(entries) },
+    },
   ];
 }
 

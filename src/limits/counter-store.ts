@@ -50,8 +50,26 @@ export type TakeOutcome =
  * can fulfil it for several replicas; the in-memory store below, the default, answers at once.
  * The state in a `take` outcome may be the store's live record: read it at once, never keep it.
  */
+/**
+ * One client's counters as a snapshot holds them: its windows, its refusals and its ban, as they
+ * were counted (not rolled forward: restored at the same instant, they read the same). The policy
+ * held is left out: a restored client is counted under its plan as it is then.
+ */
+export interface CapturedCounters {
+  readonly windows: readonly WindowCount[];
+  readonly refusals: WindowCount;
+  readonly bannedUntil: number;
+}
+
 export interface CounterStore {
   take(client: string, policy: LimitPolicy, nowMs: number): Awaitable<TakeOutcome>;
+  /** These clients' counters as they are, by client; a client with nothing counted is left out. */
+  capture(clients: readonly string[]): Promise<Record<string, CapturedCounters>>;
+  /**
+   * These clients' counters become exactly the captured ones (a client not captured has none):
+   * `nowMs` is the clients' time, for how long a shared store keeps them.
+   */
+  restore(clients: readonly string[], captured: Readonly<Record<string, CapturedCounters>>, nowMs: number): Promise<void>;
   /** The client's counters rolled forward to `nowMs`, changing nothing. */
   inspect(client: string, nowMs: number): Promise<ClientState>;
   /** These clients' counters, refusals and bans dropped (a workspace reset or removed). */
@@ -119,6 +137,26 @@ export class MemoryCounterStore implements CounterStore {
     return Promise.resolve();
   }
 
+  capture(clients: readonly string[]): Promise<Record<string, CapturedCounters>> {
+    const captured: Record<string, CapturedCounters> = {};
+    for (const client of clients) {
+      const entry = this.entries.get(client);
+      if (entry) captured[client] = { windows: entry.windows.map(copy), refusals: copy(entry.refusals), bannedUntil: entry.bannedUntil };
+    }
+    return Promise.resolve(captured);
+  }
+
+  restore(clients: readonly string[], captured: Readonly<Record<string, CapturedCounters>>): Promise<void> {
+    for (const client of clients) {
+      this.entries.delete(client);
+      const state = captured[client];
+      if (state === undefined) continue;
+      const windows = WINDOWS.map((_, i) => copy(state.windows[i] ?? { start: 0, count: 0 }));
+      this.entries.set(client, { windows, refusals: copy(state.refusals), bannedUntil: state.bannedUntil, policy: undefined });
+    }
+    return Promise.resolve();
+  }
+
   reset(): Promise<void> {
     this.entries.clear();
     return Promise.resolve();
@@ -174,6 +212,8 @@ export class MemoryCounterStore implements CounterStore {
     }
   }
 }
+
+const copy = (count: WindowCount): Count => ({ start: count.start, count: count.count });
 
 /** A copy of an entry, for a reader that keeps it (the live entry changes with every request). */
 const snapshot = (entry: Entry): ClientState => ({

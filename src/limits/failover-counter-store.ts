@@ -1,4 +1,11 @@
-import { MemoryCounterStore, type ClientState, type CounterStore, type LimitPolicy, type TakeOutcome } from './counter-store.js';
+import {
+  MemoryCounterStore,
+  type CapturedCounters,
+  type ClientState,
+  type CounterStore,
+  type LimitPolicy,
+  type TakeOutcome,
+} from './counter-store.js';
 import { isOutage } from '../vocabulary/outage.js';
 import { WINDOWS, windowStart } from './windows.js';
 
@@ -72,6 +79,17 @@ export class FailoverCounterStore implements CounterStore {
       this.outage(error);
       return this.local.inspect(client, nowMs);
     }
+  }
+
+  /** The shared counters: a snapshot is of what every replica counts (an outage rejects: there is nothing true to capture). */
+  capture(clients: readonly string[]): Promise<Record<string, CapturedCounters>> {
+    return this.shared.capture(clients);
+  }
+
+  /** Into the shared counters (an outage rejects); this replica's own outage counts are dropped. */
+  async restore(clients: readonly string[], captured: Readonly<Record<string, CapturedCounters>>, nowMs: number): Promise<void> {
+    await this.shared.restore(clients, captured, nowMs);
+    await this.local.forget(clients);
   }
 
   /**

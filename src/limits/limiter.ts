@@ -1,5 +1,5 @@
 import type { Awaitable } from '../vocabulary/exchange.js';
-import type { ClientState, CounterStore, LimitPolicy, TakeOutcome } from './counter-store.js';
+import type { CapturedCounters, ClientState, CounterStore, LimitPolicy, TakeOutcome } from './counter-store.js';
 import { secondsUntil, WINDOWS, windowStart } from './windows.js';
 
 /** The earliest moment every window has room again: the latest end among the full windows. */
@@ -160,6 +160,16 @@ export class Limiter {
 
   reset(): Promise<void> {
     return this.counters.reset();
+  }
+
+  /** These clients' counters and bans as they are (a snapshot's). */
+  capture(clientIds: readonly string[]): Promise<Record<string, CapturedCounters>> {
+    return this.counters.capture(clientIds);
+  }
+
+  /** These clients' counters and bans become the captured ones, at their time `now`. */
+  restore(clientIds: readonly string[], captured: Readonly<Record<string, CapturedCounters>>, now: number): Promise<void> {
+    return this.counters.restore(clientIds, captured, now);
   }
 
   /** A plan's limits, window by window, and its RateLimit-Policy field: worked out once per plan. */

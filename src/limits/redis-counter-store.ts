@@ -1,5 +1,5 @@
 import { Cluster, type Redis } from 'ioredis';
-import type { ClientState, CounterStore, LimitPolicy, TakeOutcome } from './counter-store.js';
+import type { CapturedCounters, ClientState, CounterStore, LimitPolicy, TakeOutcome } from './counter-store.js';
 import { decodeNumber as decode, encodeNumber as encode, TAKE_SCRIPT } from './redis-take-script.js';
 import { WINDOWS, windowStart } from './windows.js';
 
@@ -77,6 +77,48 @@ export class RedisCounterStore implements CounterStore {
 
   async inspect(client: string, nowMs: number): Promise<ClientState> {
     return this.stateOf(await this.redis.hgetall(this.keyOf(client)), nowMs);
+  }
+
+  /** Each client's hash as it is (one HGETALL each: in a Cluster, each client is a slot of its own). */
+  async capture(clients: readonly string[]): Promise<Record<string, CapturedCounters>> {
+    const captured: Record<string, CapturedCounters> = {};
+    for (const client of clients) {
+      const fields = await this.redis.hgetall(this.keyOf(client));
+      if (fields.rs === undefined) continue;
+      captured[client] = {
+        windows: WINDOWS.map((_, i) => ({ start: decode(fields[`s${i + 1}`]), count: decode(fields[`c${i + 1}`]) })),
+        refusals: { start: decode(fields.rs), count: decode(fields.rc) },
+        bannedUntil: decode(fields.bu),
+      };
+    }
+    return captured;
+  }
+
+  /**
+   * Each client's hash replaced in one transaction (one key: one slot), without a held policy (the
+   * take script then counts under the plan it is given), expiring as the take script sets it.
+   */
+  async restore(clients: readonly string[], captured: Readonly<Record<string, CapturedCounters>>, nowMs: number): Promise<void> {
+    for (const client of clients) {
+      const key = this.keyOf(client);
+      const state = captured[client];
+      if (state === undefined) {
+        await this.redis.unlink(key);
+        continue;
+      }
+      const fields = ['rs', encode(state.refusals.start), 'rc', encode(state.refusals.count), 'bu', encode(state.bannedUntil)];
+      WINDOWS.forEach((_, i) => {
+        const window = state.windows[i] ?? { start: 0, count: 0 };
+        fields.push(`s${i + 1}`, encode(window.start), `c${i + 1}`, encode(window.count));
+      });
+      const keepUntil = Math.max(...WINDOWS.map((w, i) => (state.windows[i]?.start ?? 0) + w.lengthMs), state.bannedUntil);
+      const ttl = Math.ceil(keepUntil - nowMs + EXPIRY_SLACK);
+      const multi = this.redis
+        .multi()
+        .del(key)
+        .hset(key, ...fields);
+      await (ttl > 0 ? multi.pexpire(key, ttl) : multi.unlink(key)).exec();
+    }
   }
 
   async forget(clients: readonly string[]): Promise<void> {

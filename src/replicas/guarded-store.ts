@@ -31,6 +31,8 @@ export function guardedStore(store: SandboxStore): SandboxStore {
     forget: (w: string) => store.forget(w).catch(unreachable),
     writes: (w: string) => store.writes(w),
     digest: (w?: string) => store.digest(w).catch(unreachable),
+    capture: (w) => store.capture(w).catch(unreachable),
+    restore: (w, records) => store.restore(w, records).catch(unreachable),
     close: () => store.close(),
     useSeeder: (seeder) => store.useSeeder(seeder),
     stored: () => store.stored(),

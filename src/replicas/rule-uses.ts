@@ -27,5 +27,8 @@ export function redisRuleUses(redis: Redis, prefix: string): RuleUses {
   const key = `${prefix}state:rule-uses`;
   return {
     take: async (uid, times) => (await (redis as unknown as WithUse)[COMMAND](key, uid, String(times))) === 1,
+    set: async (uid, used) => {
+      await redis.hset(key, uid, String(used));
+    },
   };
 }

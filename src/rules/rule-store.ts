@@ -30,6 +30,8 @@ export type RuleLookup = Pick<RuleStore, 'size' | 'apply' | 'claim'>;
 export interface RuleUses {
   /** Takes one use of the rule with this uid: false when its `times` are already used up. */
   take(uid: string, times: number): Promise<boolean>;
+  /** The rule with this uid has been used this many times (a snapshot restored). */
+  set(uid: string, used: number): Promise<void>;
 }
 
 /**
@@ -101,6 +103,28 @@ export class RuleStore {
     for (const { rule } of statuses) this.serial = Math.max(this.serial, Number(rule.id.slice('rule_'.length)) || 0);
   }
 
+  /**
+   * The rules a test picks become these (a workspace's, when a snapshot is restored), with their
+   * uses; the others stay. Each keeps its id unless another rule holds it (then it takes the next),
+   * and gets a uid of its own, its shared uses set to the captured ones; one used up is not put back.
+   */
+  async putBack(test: (rule: Rule) => boolean, statuses: readonly RuleStatus[]): Promise<void> {
+    const live = statuses
+      .filter(({ rule, applied }) => rule.times === undefined || applied < rule.times)
+      .map(({ rule, applied }) => ({ rule: { ...rule, uid: randomBytes(9).toString('base64url') }, applied }));
+    for (const { rule, applied } of live) if (rule.times !== undefined) await this.uses?.set(rule.uid, applied);
+    // After the awaits: a rule added meanwhile stays.
+    const kept = this.entries.filter((e) => !test(e.rule));
+    this.serial = Math.max(this.serial, ...statuses.map(({ rule }) => ruleNumber(rule.id)));
+    const taken = new Set(kept.map((e) => e.rule.id));
+    const back = live.map(({ rule, applied }): Entry => {
+      const id = taken.has(rule.id) ? `rule_${++this.serial}` : rule.id;
+      taken.add(id);
+      return { rule: { ...rule, id }, test: ruleTest(rule), applied };
+    });
+    this.entries = [...kept, ...back].sort((a, b) => ruleNumber(a.rule.id) - ruleNumber(b.rule.id));
+  }
+
   /** Every rule, oldest first, with its uses: what another replica takes over with `replace`. */
   held(): readonly RuleStatus[] {
     return this.entries.map(status);
@@ -150,6 +174,8 @@ export class RuleStore {
     return undefined;
   }
 }
+
+const ruleNumber = (id: string): number => Number(id.slice('rule_'.length)) || 0;
 
 const status = (entry: Entry): RuleStatus => ({ rule: entry.rule, applied: entry.applied });
 

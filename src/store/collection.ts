@@ -18,13 +18,32 @@ export class Collection {
   private readonly index = new Map<string, Row>();
   private nextId: number;
 
-  /** @param rows the backing array (the store's document); kept sorted by row number. */
+  /**
+   * @param rows the backing array (the store's document); kept sorted by row number.
+   * @param next the row number the next record takes, when known (a snapshot, a data file); else the one after the last row.
+   */
   constructor(
     readonly name: string,
     private readonly rows: Row[],
+    next?: number,
   ) {
     for (const row of rows) this.index.set(keyOf(row), row);
-    this.nextId = (rows.at(-1)?.id ?? 0) + 1;
+    this.nextId = Math.max(next ?? 0, (rows.at(-1)?.id ?? 0) + 1);
+  }
+
+  /** The row number the next record takes (before skipping numbers taken meanwhile by a put). */
+  get next(): number {
+    return this.nextId;
+  }
+
+  /** Whether `next` is past what the rows alone give (the last record was deleted): a data file then keeps it. */
+  get nextKept(): boolean {
+    return this.nextId !== (this.rows.at(-1)?.id ?? 0) + 1;
+  }
+
+  /** The next record takes at least this number (a logged delete replayed: numbers are never reused). */
+  advance(next: number): void {
+    if (next > this.nextId) this.nextId = next;
   }
 
   /** The records, in row order, as a new list (a workspace's first write copies the seed's). */

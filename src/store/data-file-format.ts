@@ -20,6 +20,12 @@ export interface StoreData {
   sandbox?: unknown;
 }
 
+/**
+ * The row number each own collection takes next, by workspace and collection, where that is past
+ * its last row (the last record was deleted, a snapshot was restored): absent, the one after the last row.
+ */
+export type NextNumbers = Record<string, Record<string, number>>;
+
 /** A document with no writes. Null-prototype maps: any workspace name is a plain key (even `__proto__`). */
 export const emptyDocument = (): StoreData => ({ understudy: FORMAT, workspaces: nullObject<OwnCollections>() });
 
@@ -44,6 +50,9 @@ export function storeProblem(data: unknown): string | undefined {
   if (!isVersioned(data)) return collectionsProblem(data, '');
   if (data.understudy !== FORMAT) return `understudy is ${JSON.stringify(data.understudy)}: this version reads format ${FORMAT}`;
   if (!isObject(data.workspaces)) return 'workspaces is not a JSON object';
+  if (data.next !== undefined && !(isObject(data.next) && Object.values(data.next).every(isNumbers))) {
+    return 'next is not an object of workspaces, each of collections and their next row numbers';
+  }
   for (const [workspace, collections] of Object.entries(data.workspaces)) {
     const path = `workspaces.${workspace}`;
     const problem = isObject(collections) ? collectionsProblem(collections, `${path}.`) : `${path} is not a JSON object`;
@@ -68,6 +77,13 @@ function collectionsProblem(collections: Record<string, unknown>, prefix: string
   return undefined;
 }
 
+const isNumbers = (value: unknown): boolean =>
+  isObject(value) && Object.values(value).every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n > 0);
+
+/** The next row numbers a checked data file holds (none in a file written before they were kept). */
+export const savedNext = (saved: Record<string, unknown>): NextNumbers =>
+  isVersioned(saved) && isObject(saved.next) ? (saved.next as NextNumbers) : {};
+
 /** Rows per chunk of a snapshot: about a megabyte of JSON for the Pet Store's records. */
 const ROWS_PER_CHUNK = 10_000;
 
@@ -76,12 +92,14 @@ const ROWS_PER_CHUNK = 10_000;
  * never changed in place: a change stores a new row), so the text is the state at this moment
  * however long the writing takes.
  */
-export function stateChunks(data: StoreData): Iterable<string> {
+export function stateChunks(data: StoreData, next: NextNumbers): Iterable<string> {
   const workspaces = Object.entries(data.workspaces).map(([id, collections]) => ({
     id,
     collections: Object.entries(collections).map(([name, rows]) => ({ name, rows: [...rows] })),
   }));
-  const kept = data.sandbox === undefined ? '' : `,"sandbox":${JSON.stringify(data.sandbox)}`;
+  const kept =
+    (Object.keys(next).length === 0 ? '' : `,"next":${JSON.stringify(next)}`) +
+    (data.sandbox === undefined ? '' : `,"sandbox":${JSON.stringify(data.sandbox)}`);
   return (function* () {
     yield `{"understudy":${FORMAT},"workspaces":{`;
     for (const [w, { id, collections }] of workspaces.entries()) {

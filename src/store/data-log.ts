@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { appendFile, open, readFile, rename, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Row } from '../vocabulary/record.js';
+import type { CapturedRecords } from './record-store.js';
 
 /**
  * When the log is flushed to the disk (`fsync`), as Redis's AOF does it:
@@ -19,10 +20,15 @@ export type LogOp =
   | { readonly op: 'adopt'; readonly w: string; readonly c: string; readonly rows: readonly Row[] }
   /** A record stored under its id (created or replaced). */
   | { readonly op: 'put'; readonly w: string; readonly c: string; readonly row: Row }
-  /** A record removed: by its row number, and by its key where the collection is keyed (`k`). */
-  | { readonly op: 'del'; readonly w: string; readonly c: string; readonly id: number; readonly k?: string }
+  /**
+   * A record removed: by its row number, and by its key where the collection is keyed (`k`); `n`, the
+   * row number the next record takes (so that a restart never gives a deleted record's number again).
+   */
+  | { readonly op: 'del'; readonly w: string; readonly c: string; readonly id: number; readonly k?: string; readonly n?: number }
   /** One workspace back to the seed. */
   | { readonly op: 'forget'; readonly w: string }
+  /** A workspace's own collections become exactly these, each with its next row number (a snapshot restored). */
+  | { readonly op: 'restore'; readonly w: string; readonly records: CapturedRecords }
   /** What the sandbox keeps beside the records (issued keys, workspaces, clocks). */
   | { readonly op: 'keep'; readonly value: unknown };
 

@@ -1,49 +1,39 @@
 import { createHash } from 'node:crypto';
-import { Low, Memory } from 'lowdb';
 import type { Seeder } from '../seeding/seeder.js';
 import { KEY_FIELD, keyOf, type MintKey, type Row } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
-import { Collection } from './collection.js';
+import type { Collection } from './collection.js';
 import { DataLog, type FsyncPolicy, type LogOp } from './data-log.js';
-import { emptyDocument, isVersioned, nullObject, savedWorkspaces, stateChunks, storeProblem, type StoreData } from './data-file-format.js';
+import { isVersioned, nullObject, savedNext, savedWorkspaces, stateChunks, storeProblem } from './data-file-format.js';
 import type { Page, PageQuery } from './paging.js';
-import type { Inserted, Lookup, RecordStore, Update } from './record-store.js';
+import type { CapturedCollection, CapturedRecords, Inserted, Lookup, SandboxStore, Update } from './record-store.js';
+import { WorkspaceViews, type SeedingProgress } from './workspace-views.js';
 
-/** Told how far the start-up seeding has gone, in records. */
-export type SeedingProgress = (done: number, total: number) => void;
+export type { SeedingProgress } from './workspace-views.js';
 
 /** The answer for a record that is not there: one shared object, nothing allocated per miss. */
 const NOT_FOUND: Lookup = { kind: 'not-found' };
 
 /**
- * The default record store: many workspaces, copy-on-write from one shared seed. The seed is one
- * read-only collection per name, made from the fixtures with a fixed seed (so the same seed gives
- * the same data byte for byte) and shared by every workspace; a workspace's first write to a
- * collection copies the seed's list of records (references to immutable rows) into a collection of
- * its own. Workspaces that only read cost nothing. The collections the fixtures file names are
- * seeded at start; every other one when it is first used (see Seeder: the records are the same
- * either way).
+ * The default record store: many workspaces, copy-on-write from one shared seed (`WorkspaceViews`:
+ * workspaces that only read cost nothing). The collections the fixtures file names are seeded at
+ * start; every other one when it is first used (see Seeder: the records are the same either way).
  *
- * In memory by default (lowdb's document model, in memory). With a data file, every change is
- * appended to a log beside it before it is answered (`DataLog`: one append per group of changes,
- * whatever the store's size), and the file itself is a snapshot of each workspace's own
- * collections, rewritten when the log outgrows it and at start.
+ * In memory by default. With a data file, every change is appended to a log beside it before it is
+ * answered (`DataLog`: one append per group of changes, whatever the store's size), and the file
+ * itself is a snapshot of each workspace's own collections, rewritten when the log outgrows it and
+ * at start.
  */
-export class MemoryRecordStore implements RecordStore {
-  /** The seed: one collection per name, shared by every workspace and never written. */
-  private readonly shared = new Map<string, Collection>();
-  /**
-   * Each workspace that has written: its own collections, and the shared ones it has read since
-   * (kept beside them so that a read is two Map lookups). A workspace that never wrote has none.
-   */
-  private readonly views = new Map<string, Map<string, Collection>>();
+export class MemoryRecordStore implements SandboxStore {
   /** Records written per workspace since it was last forgotten (absent: none). */
   private readonly counts = new Map<string, number>();
-  private readonly db = new Low<StoreData>(new Memory<StoreData>(), emptyDocument());
+  private readonly views: WorkspaceViews;
   /** The data file's log, when there is one. */
   private log: DataLog | undefined;
 
-  private constructor(private seeder: Seeder) {}
+  private constructor(seeder: Seeder) {
+    this.views = new WorkspaceViews(seeder);
+  }
 
   /**
    * Opens the store: the fixtures' collections seeded, then the workspaces' writes read from the
@@ -57,7 +47,7 @@ export class MemoryRecordStore implements RecordStore {
     fsync: FsyncPolicy = 'everysec',
   ): Promise<MemoryRecordStore> {
     const store = new MemoryRecordStore(seeder);
-    store.seedNamed(onSeeding);
+    store.views.seedNamed(onSeeding);
     if (dataFile === null) return store;
     const recovered = await DataLog.recover(
       dataFile,
@@ -69,7 +59,7 @@ export class MemoryRecordStore implements RecordStore {
       },
       (op) => store.replay(op),
     );
-    store.log = await DataLog.open(dataFile, fsync, () => stateChunks(store.db.data));
+    store.log = await DataLog.open(dataFile, fsync, () => stateChunks(store.views.document, store.views.nextNumbers()));
     // A fresh snapshot of what was replayed: the log starts empty (and a missing file is created).
     if (recovered.snapshot === null || recovered.changes > 0 || recovered.tornBytes > 0) await store.log.compact();
     return store;
@@ -89,7 +79,6 @@ export class MemoryRecordStore implements RecordStore {
   async reset(): Promise<void> {
     this.views.clear();
     this.counts.clear();
-    this.db.data = emptyDocument();
     // The log would only replay what this erases: a snapshot of the empty store replaces it.
     await this.log?.compact();
   }
@@ -100,8 +89,7 @@ export class MemoryRecordStore implements RecordStore {
    */
   async forget(workspace: string): Promise<void> {
     this.counts.delete(workspace);
-    if (!this.views.delete(workspace)) return;
-    Reflect.deleteProperty(this.db.data.workspaces, workspace);
+    if (!this.views.forget(workspace)) return;
     await this.log?.append({ op: 'forget', w: workspace });
   }
 
@@ -111,7 +99,7 @@ export class MemoryRecordStore implements RecordStore {
    * seeded from the new document and fixtures.
    */
   useSeeder(seeder: Seeder): void {
-    this.seeder = seeder;
+    this.views.useSeeder(seeder);
   }
 
   /**
@@ -119,15 +107,12 @@ export class MemoryRecordStore implements RecordStore {
    * workspace's own: what a reload checks against the new document.
    */
   *stored(): Iterable<{ readonly workspace: string | undefined; readonly collection: string; readonly rows: readonly Row[] }> {
-    for (const [collection, seeded] of this.shared) yield { workspace: undefined, collection, rows: seeded.rowsCopy() };
-    for (const [workspace, collections] of Object.entries(this.db.data.workspaces)) {
-      for (const [collection, rows] of Object.entries(collections)) yield { workspace, collection, rows };
-    }
+    yield* this.views.stored();
   }
 
   /** What was kept beside the records (`keep`), as the data file held it at start; undefined without one. */
   kept(): unknown {
-    return this.db.data.sandbox;
+    return this.views.document.sandbox;
   }
 
   /**
@@ -135,8 +120,25 @@ export class MemoryRecordStore implements RecordStore {
    * only held). The sandbox keeps its issued keys, workspaces and clocks here so they survive a restart.
    */
   async keep(value: unknown): Promise<void> {
-    this.db.data.sandbox = value;
+    this.views.document.sandbox = value;
     await this.log?.append({ op: 'keep', value });
+  }
+
+  /** The workspace's own collections: lists of the same immutable rows, so a capture copies no record. */
+  capture(workspace: string): Promise<CapturedRecords> {
+    const records = nullObject<CapturedCollection>();
+    for (const [name, collection] of this.views.ownCollections(workspace))
+      records[name] = { next: collection.next, rows: collection.rowsCopy() };
+    return Promise.resolve(records);
+  }
+
+  /**
+   * The workspace's own collections become the captured ones, logged as one change (`restore`) with
+   * their next row numbers. Like `forget`, it is not undone if the file cannot be written.
+   */
+  async restore(workspace: string, records: CapturedRecords): Promise<void> {
+    this.restored(workspace, records);
+    await this.log?.append({ op: 'restore', w: workspace, records });
   }
 
   writes(workspace: string): number {
@@ -220,10 +222,11 @@ export class MemoryRecordStore implements RecordStore {
     if (removed.kind === 'found') {
       const { row } = removed;
       if (this.log) {
+        const n = records.next;
         const op: LogOp =
           typeof row[KEY_FIELD] === 'string'
-            ? { op: 'del', w: workspace, c: collection, id: row.id, k: key }
-            : { op: 'del', w: workspace, c: collection, id: row.id };
+            ? { op: 'del', w: workspace, c: collection, id: row.id, k: key, n }
+            : { op: 'del', w: workspace, c: collection, id: row.id, n };
         await this.commitOr(this.log, workspace, op, () => records.restore(row));
       } else this.count(workspace);
     }
@@ -232,8 +235,8 @@ export class MemoryRecordStore implements RecordStore {
 
   /** Every collection the workspace sees (seeded ones included, whether used yet or not), in name order. */
   digest(workspace: string = DEFAULT_WORKSPACE): Promise<string> {
-    const own = Object.keys(this.db.data.workspaces[workspace] ?? {});
-    const names = [...new Set([...this.seeder.names, ...own])].sort();
+    const own = Object.keys(this.views.document.workspaces[workspace] ?? {});
+    const names = [...new Set([...this.views.names, ...own])].sort();
     const state = names.map((name) => [
       name,
       this.collection(workspace, name).list({ after: undefined, limit: Infinity, filters: [] }).items,
@@ -241,87 +244,61 @@ export class MemoryRecordStore implements RecordStore {
     return Promise.resolve(createHash('sha256').update(JSON.stringify(state)).digest('hex'));
   }
 
-  /** The collection a workspace reads: its own copy, else the shared seed (two Map lookups once warm). */
+  /** The collection a workspace reads: its own copy, else the shared seed. */
   private collection(workspace: string, name: string): Collection {
-    const view = this.views.get(workspace) ?? this.shared;
-    return view.get(name) ?? this.borrowed(view, name);
+    return this.views.collection(workspace, name);
   }
 
-  /** The shared collection, kept in the view that lacked it so the next read finds it at once. */
-  private borrowed(view: Map<string, Collection>, name: string): Collection {
-    const shared = this.seeded(name);
-    view.set(name, shared);
-    return shared;
-  }
-
-  /** The shared, read-only collection of the seed, made on first use. */
-  private seeded(name: string): Collection {
-    const found = this.shared.get(name);
-    if (found) return found;
-    const collection = new Collection(name, [...this.seedRows(name)]);
-    this.shared.set(name, collection);
-    return collection;
-  }
-
-  /** The workspace's own copy of a collection, to write to: made from the seed on its first write. */
+  /**
+   * The workspace's own copy of a collection, to write to. A first write logs the seed's records
+   * whole, so that a restart on another document or seed still finds them; the write that follows
+   * goes out in the same append, and fails with it.
+   */
   private owned(workspace: string, name: string): Collection {
-    const current = this.views.get(workspace)?.get(name);
-    if (current && current !== this.shared.get(name)) return current;
-    // A copy of the shared collection's records: the seed as first made, even if the document was reloaded since.
-    const rows = this.seeded(name).rowsCopy();
-    // Logged whole, so that a restart on another document or seed still finds these records; the
-    // write that follows goes out in the same append, and fails with it.
-    this.log?.append({ op: 'adopt', w: workspace, c: name, rows }).catch(() => undefined);
-    return this.adopt(workspace, name, [...rows]);
+    return this.views.owned(workspace, name, (rows) => {
+      this.log?.append({ op: 'adopt', w: workspace, c: name, rows }).catch(() => undefined);
+    });
   }
 
-  /** A collection's seeded records: the Seeder's own list, to copy. An unknown name is a bug in the caller. */
-  private seedRows(name: string): readonly Row[] {
-    if (!this.seeder.has(name)) throw new Error(`unknown collection ${name}`);
-    return this.seeder.rowsOf(name);
-  }
-
-  /** Makes `rows` the workspace's own collection, in memory and in the persisted document. */
-  private adopt(workspace: string, name: string, rows: Row[]): Collection {
-    let view = this.views.get(workspace);
-    if (!view) this.views.set(workspace, (view = new Map<string, Collection>()));
-    const collection = new Collection(name, rows);
-    view.set(name, collection);
-    (this.db.data.workspaces[workspace] ??= nullObject<Row[]>())[name] = rows;
-    return collection;
-  }
-
-  /** Seeds the collections the fixtures name, reporting progress in records. */
-  private seedNamed(onSeeding: SeedingProgress | undefined): void {
-    this.seeder.seedNamed((name) => this.seeded(name), onSeeding);
+  /** The workspace's own collections become these, in memory (a restore, or its replay). A restore starts its count of writes again. */
+  private restored(workspace: string, records: CapturedRecords): void {
+    this.views.forget(workspace);
+    this.counts.delete(workspace);
+    for (const [name, { next, rows }] of Object.entries(records)) this.views.adopt(workspace, name, [...rows], next);
   }
 
   /** Takes the workspaces' writes from a checked data file. Collections it does not hold read the seed. */
   private load(saved: Record<string, unknown>): void {
+    const next = savedNext(saved);
     for (const [workspace, collections] of Object.entries(savedWorkspaces(saved))) {
-      for (const [name, rows] of Object.entries(collections)) this.adopt(workspace, name, rows);
+      for (const [name, rows] of Object.entries(collections)) this.views.adopt(workspace, name, rows, next[workspace]?.[name]);
     }
-    if (isVersioned(saved) && saved.sandbox !== undefined) this.db.data.sandbox = saved.sandbox;
+    if (isVersioned(saved) && saved.sandbox !== undefined) this.views.document.sandbox = saved.sandbox;
   }
 
   /** Applies a logged change (at start, after the snapshot): each is idempotent. */
   private replay(op: LogOp): void {
     switch (op.op) {
       case 'adopt':
-        this.adopt(op.w, op.c, [...op.rows]);
+        this.views.adopt(op.w, op.c, [...op.rows]);
         return;
       case 'put':
         this.owned(op.w, op.c).restore(op.row);
         return;
-      case 'del':
-        this.owned(op.w, op.c).delete(op.k ?? String(op.id));
+      case 'del': {
+        const records = this.owned(op.w, op.c);
+        records.delete(op.k ?? String(op.id));
+        if (op.n !== undefined) records.advance(op.n);
+        return;
+      }
+      case 'restore':
+        this.restored(op.w, op.records);
         return;
       case 'forget':
-        this.views.delete(op.w);
-        Reflect.deleteProperty(this.db.data.workspaces, op.w);
+        this.views.forget(op.w);
         return;
       case 'keep':
-        this.db.data.sandbox = op.value;
+        this.views.document.sandbox = op.value;
         return;
     }
   }

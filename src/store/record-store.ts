@@ -63,8 +63,24 @@ export interface StoredRecords {
   readonly rows: readonly Row[];
 }
 
-/** What the sandbox asks of its store beyond the request path: reloads, and the data file's extra state. */
+/** One of a workspace's own collections as a snapshot holds it: its records in row order, and the row number the next one takes. */
+export interface CapturedCollection {
+  readonly next: number;
+  readonly rows: readonly Row[];
+}
+
+/** A workspace's own collections (those it has written), by name: none for a workspace that only read. */
+export type CapturedRecords = Readonly<Record<string, CapturedCollection>>;
+
+/** What the sandbox asks of its store beyond the request path: reloads, snapshots, and the data file's extra state. */
 export interface SandboxStore extends RecordStore {
+  /** The workspace's own collections as they are now (a snapshot's records); a workspace that never wrote has none. */
+  capture(workspace: string): Promise<CapturedRecords>;
+  /**
+   * The workspace's own collections become exactly these, each with its next row number (a snapshot
+   * restored): a collection not named reads the seed again. Durable once it resolves.
+   */
+  restore(workspace: string, records: CapturedRecords): Promise<void>;
   /** Seeds from a reloaded document from now on (collections seeded already keep their records). */
   useSeeder(seeder: Seeder): void;
   /** Every stored collection, for a reload to check against the new document. */

@@ -11,7 +11,11 @@ import {
   workspaceOfKey,
 } from './redis-keys.js';
 import { allRows } from './redis-paging.js';
+import { toRow } from './redis-rows.js';
+import { parsePage, SCRIPTS } from './redis-scripts.js';
 import type { SharedSeed } from './redis-seed.js';
+import { keyOf } from '../vocabulary/record.js';
+import type { CapturedCollection, CapturedRecords } from './record-store.js';
 
 /** A stored collection: the seed's (`workspace` undefined) or a workspace's own, as the memory store's `stored` yields them. */
 export interface StoredCollection {
@@ -30,6 +34,43 @@ export async function forgetWorkspace(redis: Redis, prefix: string, workspace: s
   const names = await redis.smembers(own.collections);
   await Promise.all(names.map((name) => redis.unlink(...keyList(collectionKeys(prefix, workspace, name)))));
   await redis.unlink(own.collections, own.writes);
+}
+
+/**
+ * The workspace's own collections, each read at one instant with its counter (one script per
+ * collection: in a Cluster, each collection is a slot of its own). The next row number is the
+ * counter's next, as CREATE takes it.
+ */
+export async function captureWorkspace(redis: Redis, prefix: string, workspace: string): Promise<CapturedRecords> {
+  const names = (await redis.smembers(workspaceKeys(prefix, workspace).collections)).sort();
+  const records: Record<string, CapturedCollection> = Object.create(null) as Record<string, CapturedCollection>;
+  for (const name of names) {
+    const reply = parsePage(await SCRIPTS.capture.run(redis, keyList(collectionKeys(prefix, workspace, name)), []));
+    // Listed but not owned: a write that missed, which copied nothing.
+    if (reply.status === 'seed') continue;
+    records[name] = { next: reply.total + 1, rows: reply.rows.map(toRow) };
+  }
+  return records;
+}
+
+/**
+ * The workspace's own collections become exactly the captured ones: each written whole in one script
+ * (its records, its counter, adopted), then the collections it owns beyond them deleted, so that they
+ * read the seed again. Each collection changes at once; the workspace as a whole, one collection
+ * after another (a request landing in between sees some restored and some not yet).
+ */
+export async function restoreWorkspace(redis: Redis, prefix: string, workspace: string, records: CapturedRecords): Promise<void> {
+  const own = workspaceKeys(prefix, workspace);
+  const names = Object.keys(records);
+  if (names.length > 0) await redis.sadd(own.collections, ...names);
+  for (const [name, { next, rows }] of Object.entries(records)) {
+    const triples = rows.flatMap((row) => [keyOf(row), String(row.id), JSON.stringify(row)]);
+    await SCRIPTS.restore.run(redis, keyList(collectionKeys(prefix, workspace, name)), [String(next - 1), ...triples]);
+  }
+  const stale = (await redis.smembers(own.collections)).filter((name) => !Object.hasOwn(records, name));
+  await Promise.all(stale.map((name) => redis.unlink(...keyList(collectionKeys(prefix, workspace, name)))));
+  if (stale.length > 0) await redis.srem(own.collections, ...stale);
+  await redis.unlink(own.writes);
 }
 
 /**

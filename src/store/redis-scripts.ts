@@ -180,6 +180,40 @@ if #found == 0 then return {'rows', total, {}} end
 return {'rows', total, redis.call('HMGET', KEYS[1], unpack(found))}
 `;
 
+/** Every row's JSON in row order and the counter, read at one instant (a snapshot's capture), or 'seed'. */
+const CAPTURE = `
+if redis.call('EXISTS', KEYS[4]) == 0 then return {'seed', 0} end
+local found = redis.call('ZRANGE', KEYS[2], 0, -1)
+local rows = {}
+if #found > 0 then rows = redis.call('HMGET', KEYS[1], unpack(found)) end
+return {'rows', tonumber(redis.call('GET', KEYS[3]) or '0'), rows}
+`;
+
+/**
+ * ARGV: the counter's value (the next row number less one), then key/number/JSON triples. The
+ * collection becomes exactly these records, adopted, in one step (a snapshot restored): no reader
+ * sees it half written.
+ */
+const RESTORE = `
+local rows, ids, seq, adopted = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+redis.call('DEL', rows, ids)
+redis.call('SET', seq, ARGV[1])
+local i = 2
+while i <= #ARGV do
+  local last = math.min(i + 1499, #ARGV)
+  local h, z = {}, {}
+  for j = i, last - 2, 3 do
+    h[#h + 1] = ARGV[j]; h[#h + 1] = ARGV[j + 2]
+    z[#z + 1] = ARGV[j + 1]; z[#z + 1] = ARGV[j]
+  end
+  redis.call('HSET', rows, unpack(h))
+  redis.call('ZADD', ids, unpack(z))
+  i = last + 1
+end
+redis.call('SET', adopted, '1')
+return {'ok', 1}
+`;
+
 /** A Lua script run by its SHA1, sent whole only when the server does not know it yet (a restart flushes the cache). */
 export class RedisScript {
   private readonly sha: string;
@@ -209,6 +243,8 @@ export const SCRIPTS = {
   delete: new RedisScript(DELETE),
   get: new RedisScript(GET),
   page: new RedisScript(PAGE),
+  capture: new RedisScript(CAPTURE),
+  restore: new RedisScript(RESTORE),
 } as const;
 
 export type WriteScript = (typeof SCRIPTS)['create' | 'reserve' | 'replace' | 'put' | 'update' | 'delete'];

@@ -4,9 +4,17 @@ import type { MintKey, Row } from '../vocabulary/record.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import type { SeedingProgress } from './memory-store.js';
 import type { Page, PageQuery } from './paging.js';
-import type { Inserted, Lookup, RecordStore, Update } from './record-store.js';
+import type { CapturedRecords, Inserted, Lookup, SandboxStore, Update } from './record-store.js';
 import { checkPrefix, collectionKeys, keyList, workspaceKeys, type CollectionKeys } from './redis-keys.js';
-import { forgetWorkspace, resetAll, storedCollections, workspaceDigest, type StoredCollection } from './redis-keyspace.js';
+import {
+  captureWorkspace,
+  forgetWorkspace,
+  resetAll,
+  restoreWorkspace,
+  storedCollections,
+  workspaceDigest,
+  type StoredCollection,
+} from './redis-keyspace.js';
 import { listPage } from './redis-paging.js';
 import { bodyJson, toRow, written } from './redis-rows.js';
 import { parseReply, SCRIPTS, type Reply, type WriteScript } from './redis-scripts.js';
@@ -32,7 +40,7 @@ const MINT_ATTEMPTS = 64;
  * A Redis that cannot be reached makes every call reject (the caller answers 503): no read falls back
  * to the seed unless Redis itself said the workspace does not own the collection.
  */
-export class RedisRecordStore implements RecordStore {
+export class RedisRecordStore implements SandboxStore {
   /**
    * Per workspace, the collections it was last seen to own: a hint that lets a write go without the
    * seed. Never used to answer a read; a write it misleads (another replica forgot the workspace) is
@@ -76,6 +84,17 @@ export class RedisRecordStore implements RecordStore {
   async forget(workspace: string): Promise<void> {
     await forgetWorkspace(this.redis, this.prefix, workspace);
     this.owned.delete(workspace);
+    this.counts.forget(workspace);
+  }
+
+  capture(workspace: string): Promise<CapturedRecords> {
+    return captureWorkspace(this.redis, this.prefix, workspace);
+  }
+
+  /** Every replica reads the restored records at once (they live in Redis); this one's hints and count start again. */
+  async restore(workspace: string, records: CapturedRecords): Promise<void> {
+    await restoreWorkspace(this.redis, this.prefix, workspace, records);
+    this.owned.set(workspace, new Set(Object.keys(records)));
     this.counts.forget(workspace);
   }
 

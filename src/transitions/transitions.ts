@@ -18,6 +18,9 @@ export interface TransitionParts {
   report(error: unknown): void;
 }
 
+/** A record's field in a state, since when (on its workspace's clock): what a snapshot keeps of it. */
+export type Tracked = Omit<Followed, 'stay'>;
+
 /** setTimeout's largest delay; a later due time is looked at again when it fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Transitions one record may make in one pass (a chain placed → approved → delivered), against a cycle. */
@@ -126,6 +129,24 @@ export class Transitions {
 
   reset(): Promise<void> {
     return this.schedule.reset();
+  }
+
+  /** The workspace's records followed, each field's state and since when (a snapshot's). */
+  async capture(workspace: string): Promise<Tracked[]> {
+    return (await this.schedule.entries())
+      .filter(([, entry]) => entry.workspace === workspace)
+      .map(([, { collection, key, field, state, enteredAt }]) => ({ workspace, collection, key, field, state, enteredAt }));
+  }
+
+  /** The workspace's records followed become exactly these (a snapshot restored), in the workspace given. */
+  async restore(workspace: string, tracked: readonly Omit<Tracked, 'workspace'>[]): Promise<void> {
+    await this.schedule.forget(workspace);
+    for (const { collection, key, field, state, enteredAt } of tracked) {
+      const entry = { workspace, collection, key, field, state, enteredAt };
+      await this.schedule.follow([workspace, collection, key, field].join('\u0000'), entry);
+    }
+    // The timer is armed for the earliest of them (and anything due at the clock restored goes now).
+    await this.due();
   }
 
   close(): void {

@@ -102,7 +102,12 @@ export class Workspaces {
    * entries, its rules, and its admin-made webhook subscriptions and their deliveries.
    */
   async reset(id: string): Promise<void> {
-    await this.parts.forget({ id, keyIds: new Set(this.parts.keys.inWorkspace(id).map((key) => key.id)) });
+    await this.parts.forget(this.scope(id));
+  }
+
+  /** The workspace as the parts of the state know it: its id and the safe ids of the keys working in it. */
+  scope(id: string): { readonly id: string; readonly keyIds: ReadonlySet<string> } {
+    return { id, keyIds: new Set(this.parts.keys.inWorkspace(id).map((key) => key.id)) };
   }
 
   /** Removes a workspace (never the default one nor one the config names): all it held, and its keys. */

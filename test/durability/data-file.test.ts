@@ -71,7 +71,7 @@ describe('the store persisted to a data file', () => {
       .map((line) => JSON.parse(line) as { op: string; value?: Record<string, unknown> })
       .filter((line) => line.op === 'keep')
       .at(-1);
-    expect(Object.keys(kept!.value!).sort()).toEqual(['clocks', 'keys', 'rules', 'tokens', 'workspaces']);
+    expect(Object.keys(kept!.value!).sort()).toEqual(['clocks', 'keys', 'rules', 'snapshots', 'tokens', 'workspaces']);
 
     const second = createNodeHandler(await testSandbox({ data }));
     const rules = (await request(second).get('/__sandbox/rules').set(ADMIN)).body as { id: string; applied: number }[];

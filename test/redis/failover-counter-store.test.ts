@@ -153,6 +153,8 @@ describe('FailoverCounterStore', () => {
       inspect: () => Promise.reject(new Error('WRONGTYPE')),
       forget: () => Promise.reject(new Error('WRONGTYPE')),
       reset: () => Promise.resolve(),
+      capture: () => Promise.reject(new Error('WRONGTYPE')),
+      restore: () => Promise.reject(new Error('WRONGTYPE')),
     };
     const store = failover('open', broken);
     await expect(store.take('key', POLICY, T)).rejects.toThrow(/unexpected shape/);

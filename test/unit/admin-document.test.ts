@@ -50,6 +50,12 @@ const EXPECTED = [
   'POST /workspaces/{id}/reset resetWorkspace',
   'GET /workspaces/{id}/clock getWorkspaceClock',
   'POST /workspaces/{id}/clock advanceWorkspaceClock',
+  'GET /workspaces/{id}/snapshots listSnapshots',
+  'POST /workspaces/{id}/snapshots takeSnapshot',
+  'GET /workspaces/{id}/snapshots/{name} getSnapshot',
+  'PUT /workspaces/{id}/snapshots/{name} importSnapshot',
+  'DELETE /workspaces/{id}/snapshots/{name} deleteSnapshot',
+  'POST /workspaces/{id}/snapshots/{name}/restore restoreSnapshot',
 ];
 
 type Json = Record<string, unknown>;
