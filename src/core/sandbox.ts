@@ -1,27 +1,20 @@
-import { ADMIN_PREFIX, adminSurface } from '../admin/admin-surface.js';
+import { ADMIN_PREFIX } from '../admin/admin-surface.js';
 import { KeyRegistry } from '../auth/key-registry.js';
 import { credentialQueryNames, redactQuery } from '../auth/redact.js';
 import { tokenEndpoint } from '../auth/token-endpoint.js';
 import { isTokenRequest, tokenRoutes } from '../auth/token-routes.js';
 import { TokenStore } from '../auth/token-store.js';
-import type { SandboxClock } from '../clock/clock.js';
 import { WorkspaceClocks } from '../clock/workspace-clocks.js';
 import type { SandboxConfig } from '../config/config.js';
 import { createDrawStreams } from '../faults/draws.js';
 import { configSettings } from '../faults/settings.js';
 import type { Generation } from '../generation/generation.js';
 import { Journal } from '../journal/journal.js';
-import type { Redaction } from '../journal/redaction.js';
 import { Limiter } from '../limits/limiter.js';
 import { banHint } from './ban-hint.js';
-import type { WebhooksPart } from './webhooks.js';
 import { RuleStore } from '../rules/rule-store.js';
 import { apiSurface } from '../pipeline/api-surface.js';
-import type { Surface } from '../pipeline/surface.js';
-import type { RecordStore } from '../store/record-store.js';
 import type { Replication } from '../replicas/replication.js';
-import type { Exchange, SandboxRequest, SandboxResponse } from '../vocabulary/exchange.js';
-import type { ApiModel } from '../vocabulary/operation.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { WorkspaceRegistry } from '../workspaces/registry.js';
 import { Workspaces } from '../workspaces/workspaces.js';
@@ -35,56 +28,19 @@ import { forgetWorkspace, resetBackendParts, resetReplicaParts, sharedParts, sta
 import { readDocument } from '../openapi/load-document.js';
 import { createPages } from '../pages/pages.js';
 import { loadServed, type Served } from './served.js';
-import { Events, type Notice } from './events.js';
+import { Events } from './events.js';
+import type { Sandbox } from './contract.js';
 import { Reloader } from './reloader.js';
 import { frontDoor } from './front-door.js';
 import { adminDoor, apiDoor, healthDoor, pagesDoor, READS, tokenDoor } from './doors.js';
 import { openBackend } from './backend.js';
-import { mcpDoor, MCP_PATH } from '../mcp/door.js';
+import { MCP_PATH } from '../mcp/door.js';
+import { lazyAdmin, mcpDoorOf } from './admin-wiring.js';
 import type { SandboxOptions } from './startup-progress.js';
 
 export type { Notice } from './events.js';
 
-export interface Sandbox {
-  /** The document's current generation (model, routes, validators). */
-  readonly generation: () => Generation;
-  /** The current generation's operation model. */
-  readonly model: ApiModel;
-  /** The path prefix the API is served under. */
-  readonly basePath: string;
-  /** Largest request body accepted, in bytes (the edge refuses larger ones before reading them). */
-  readonly bodyLimit: number;
-  /** The records, behind the record-store contract. */
-  readonly store: RecordStore;
-  /** The default workspace's clock. */
-  readonly clock: SandboxClock;
-  /** Answers one request. Never throws: a bug becomes a 500 in the Error shape. */
-  handle(req: SandboxRequest): Promise<SandboxResponse>;
-  onExchange(listener: (exchange: Exchange) => void): void;
-  /** Told of what happens while the sandbox runs that an operator should know (a workspace evicted). */
-  onNotice(listener: (notice: Notice) => void): void;
-  /** Back to the seeded state: store, issued keys, workspaces, counters, bans, clocks, journal and rules. */
-  reset(): Promise<void>;
-  /** The workspaces: each key's own records, clock, journal entries and rules. */
-  readonly workspaces: Workspaces;
-  /**
-   * Reads the document, its `$ref`'d files, the fixtures (and the config, given `reloadConfig`)
-   * again, builds the next generation aside and swaps it in; on failure the last good one serves.
-   * State is kept. Reloads run one at a time.
-   */
-  reload(): Promise<ReloadOutcome>;
-  /** The generation serving, its files, the last reload. */
-  status(): SandboxStatus;
-  /**
-   * What the journal redacts as of the last reload (the document's credential names, the config's
-   * secrets): the request log shows a query string redacted the same way.
-   */
-  readonly redaction: () => Redaction;
-  /** Webhook subscriptions to store changes and their deliveries (docs/webhooks.md). */
-  readonly webhooks: Pick<WebhooksPart, 'subscriptions' | 'deliveries'>;
-  /** Stops: the store's acknowledged changes made durable, its files and connections closed. */
-  close(): Promise<void>;
-}
+export type { Sandbox } from './contract.js';
 
 /**
  * Builds a sandbox from its configuration: everything is loaded and compiled here, once, and each
@@ -264,52 +220,29 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
     answered: sendCallbacksOf,
   });
 
-  // The admin API is built (its document read, its validators compiled) on the first request under
-  // its prefix, not at start: an admin token costs a start nothing (about 130 ms here), and the first
-  // admin request pays it once. The document is ours; every admin test builds it.
-  let adminBuilt: Promise<Surface> | undefined;
-  const adminToken = initialConfig.adminToken;
-  const admin: (() => Promise<Surface>) | undefined =
-    adminToken === null
-      ? undefined
-      : () =>
-          (adminBuilt ??= adminSurface(
-            { token: adminToken, checkResponses: initialConfig.validation.checkResponses, cacheDir: initialConfig.cacheDir },
-            {
-              reset,
-              // Asked of one replica, a reload reaches them all (each reads its own files).
-              reload: () => {
-                replication?.note({ kind: 'reload' });
-                return reload();
-              },
-              status,
-              clocks,
-              keys,
-              plans: () => Object.keys(config().plans),
-              limiter,
-              journal,
-              rules,
-              workspaces,
-              api: current,
-              inFlight: api.inFlight,
-              webhooks,
-              transitions,
-              snapshots,
-            },
-          ));
-
-  // MCP for coding agents (docs/mcp.md), with the admin API: each tool call comes back in through `handle`.
-  const mcp =
-    adminToken === null
-      ? undefined
-      : mcpDoor(
-          { handle: (req) => handle(req), generation: current },
-          {
-            adminToken,
-            cacheDir: initialConfig.cacheDir,
-            fail: (error) => notify({ level: 'error', message: `MCP: ${(error as Error).message}` }),
-          },
-        );
+  // The admin API, built on its first request (admin-wiring.ts), and MCP beside it.
+  const admin = lazyAdmin(initialConfig, {
+    reset,
+    // Asked of one replica, a reload reaches them all (each reads its own files).
+    reload: () => {
+      replication?.note({ kind: 'reload' });
+      return reload();
+    },
+    status,
+    clocks,
+    keys,
+    plans: () => Object.keys(config().plans),
+    limiter,
+    journal,
+    rules,
+    workspaces,
+    api: current,
+    inFlight: api.inFlight,
+    webhooks,
+    transitions,
+    snapshots,
+  });
+  const mcp = mcpDoorOf(initialConfig, { handle: (req) => handle(req), generation: current }, notify);
 
   // The pages a browser opens: served before the API, never journaled or counted against a key.
   const pages = createPages(
@@ -337,10 +270,7 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       healthDoor(() => replication?.problem(), label),
       pagesDoor(pages),
       tokenDoor(() => wired, label, touch),
-      // MCP for coding agents (docs/mcp.md), with the admin API: each tool call comes back in through `handle`.
-      ...(mcp === undefined
-        ? []
-        : [{ name: 'mcp', exchanges: false, answer: (req: SandboxRequest) => mcp(req)?.then((plain) => ({ plain })) }]),
+      ...(mcp === undefined ? [] : [mcp]),
       adminDoor({
         surface: admin,
         generation: label,
