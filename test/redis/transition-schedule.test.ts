@@ -1,9 +1,7 @@
-import { once } from 'node:events';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisSchedule } from '../../src/transitions/redis-schedule.js';
 import { MemorySchedule, type Followed, type Schedule } from '../../src/transitions/schedule.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { redisForFile } from '../support/redis.js';
 
 /**
  * The schedules of the fields timed transitions follow behave alike (the same contract, run on the
@@ -11,25 +9,8 @@ import { startRedis, type TestRedis } from '../support/redis.js';
  * out of a state to one of them only.
  */
 
-let server: TestRedis;
-const clients: Redis[] = [];
+const { connect } = redisForFile();
 let prefixes = 0;
-
-async function connect(): Promise<Redis> {
-  const redis = new Redis(server.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: false, retryStrategy: () => 50 });
-  redis.on('error', () => {}); // connection errors surface as rejected commands
-  clients.push(redis);
-  if (redis.status !== 'ready') await once(redis, 'ready');
-  return redis;
-}
-
-beforeAll(async () => {
-  server = await startRedis();
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.quit()));
-  await server.stop();
-});
 
 const T = Date.parse('2026-11-22T10:00:30Z');
 const pet = (state: string, enteredAt: number, workspace = 'default', key = '121'): Followed => ({

@@ -1,12 +1,10 @@
-import { once } from 'node:events';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { WorkspaceClocks } from '../../src/clock/workspace-clocks.js';
 import { Deliveries, workspaceClock } from '../../src/webhooks/deliveries.js';
 import type { StoredDelivery } from '../../src/webhooks/records.js';
 import { RedisDeliveryStore } from '../../src/webhooks/redis-delivery-store.js';
 import { MemoryDeliveryStore, type DeliveryStore } from '../../src/webhooks/store.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { redisForFile } from '../support/redis.js';
 import { FROZEN_AT } from '../support/webhook-engine.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
@@ -16,25 +14,8 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
  * attempt once and share one queue limit.
  */
 
-let server: TestRedis;
-const clients: Redis[] = [];
+const { connect } = redisForFile();
 let prefixes = 0;
-
-async function connect(): Promise<Redis> {
-  const redis = new Redis(server.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: false, retryStrategy: () => 50 });
-  redis.on('error', () => {}); // connection errors surface as rejected commands
-  clients.push(redis);
-  if (redis.status !== 'ready') await once(redis, 'ready');
-  return redis;
-}
-
-beforeAll(async () => {
-  server = await startRedis();
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.quit()));
-  await server.stop();
-});
 
 const delivery = (id: string, workspace: string, status: StoredDelivery['status'], createdAt = FROZEN_AT): StoredDelivery => ({
   id,

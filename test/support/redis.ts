@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from './processes.js';
 
 /** A redis-server of the test's own, on loopback, with its files in a temporary directory. */
@@ -84,6 +87,39 @@ export async function startRedis(): Promise<TestRedis> {
     stop: async () => {
       await kill();
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A redis-server for one test file, started before its tests and stopped after them, and
+ * `connect`, which opens a client on it as the sandbox's command connection is opened (no offline
+ * queue, no retried command: a lost connection fails a command at once). Every client is closed
+ * with the server.
+ */
+export function redisForFile(): { connect(): Promise<Redis> } {
+  let server: TestRedis | undefined;
+  const clients: Redis[] = [];
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.quit()));
+    await server?.stop();
+  });
+  return {
+    async connect(): Promise<Redis> {
+      if (server === undefined) throw new Error('redisForFile: connect() before the file’s server started');
+      const redis = new Redis(server.url, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        lazyConnect: false,
+        retryStrategy: () => 50,
+      });
+      redis.on('error', () => {}); // connection errors surface as rejected commands
+      clients.push(redis);
+      if (redis.status !== 'ready') await once(redis, 'ready');
+      return redis;
     },
   };
 }
