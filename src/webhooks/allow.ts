@@ -41,6 +41,12 @@ export interface AllowedTarget {
   readonly url: URL;
   readonly address: string;
   readonly family: 4 | 6;
+  /**
+   * The name's other addresses, checked alike, in the order it resolved to them: tried in turn when
+   * nothing listens at the one before (`localhost` is `::1` first on some systems, and a receiver
+   * may listen on 127.0.0.1 only).
+   */
+  readonly others?: readonly { readonly address: string; readonly family: 4 | 6 }[];
 }
 
 /** `refused` is final (the configuration forbids it); `unresolved` may succeed later, so it is retried. */
@@ -126,15 +132,15 @@ export class AllowList {
     } catch (error) {
       return { kind: 'unresolved', reason: `${host} did not resolve: ${error instanceof Error ? error.message : String(error)}` };
     }
-    const first = found[0];
-    if (first === undefined) return { kind: 'unresolved', reason: `${host} resolved to no address` };
+    if (found.length === 0) return { kind: 'unresolved', reason: `${host} resolved to no address` };
     if (!this.allowsName(host)) {
       const outside = found.find((a) => !this.allowsAddress(a.address));
       if (outside !== undefined) {
         return { kind: 'refused', reason: `${host} resolves to ${outside.address}, which is not in outbound.allow` };
       }
     }
-    const plain = unmapped(first.address);
-    return { kind: 'allowed', url, address: plain.address, family: plain.family };
+    const [plain, ...others] = [...new Map(found.map((a) => unmapped(a.address)).map((a) => [a.address, a])).values()];
+    if (plain === undefined) return { kind: 'unresolved', reason: `${host} resolved to no address` };
+    return { kind: 'allowed', url, address: plain.address, family: plain.family, ...(others.length > 0 ? { others } : {}) };
   }
 }

@@ -5,7 +5,7 @@ import { AllowList, DEFAULT_OUTBOUND, resolveWithin, systemResolver, type Outbou
 import { callersHeaders, headerProblem, type Enqueued, type EnqueueInput } from './message.js';
 import { publicDelivery, type AttemptRecord, type Delivery, type DeliveryFilter, type StoredDelivery } from './records.js';
 import { afterAttempt, deliverySettings, type AttemptMade, type DeliverySettings } from './schedule.js';
-import { nodeTransport, type OutboundRequest, type Transport } from './send.js';
+import { nodeTransport, sendToFirstReached, type OutboundRequest, type Transport } from './send.js';
 import { generateSecret, secretProblem, signatureHeaders } from './sign.js';
 import { MemoryDeliveryStore, type DeliveryStore } from './store.js';
 
@@ -269,7 +269,7 @@ export class Deliveries {
     };
     const result =
       verdict.kind === 'allowed'
-        ? await this.transport(verdict, request, limits)
+        ? await sendToFirstReached(this.transport, verdict, request, limits)
         : { outcome: verdict.kind === 'refused' ? ('refused' as const) : ('failed' as const), error: verdict.reason };
     const durationMs = Math.round(performance.now() - started);
     return { at, finishedAt: this.clock.now(delivery.workspace), request, result, durationMs, replay };

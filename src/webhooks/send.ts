@@ -116,3 +116,25 @@ export const nodeTransport: Transport = (target, outbound, limits) =>
     request.on('error', (error) => settle({ outcome: 'failed', error: describeError(error) }));
     request.end(outbound.body);
   });
+
+/** A connection nothing took: the next address of the name may have a listener. */
+const UNREACHED = /\((ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|EAFNOSUPPORT)\)$/;
+
+/**
+ * One attempt to the first of the target's addresses that takes the connection: the next is tried
+ * only when nothing listened at the one before (never after an answer, a timeout or a cut exchange,
+ * which would send the message twice or wait twice as long).
+ */
+export async function sendToFirstReached(
+  transport: Transport,
+  target: AllowedTarget,
+  request: OutboundRequest,
+  limits: SendLimits,
+): Promise<SendResult> {
+  let result = await transport(target, request, limits);
+  for (const next of target.others ?? []) {
+    if (result.response !== undefined || !UNREACHED.test(result.error ?? '')) break;
+    result = await transport({ kind: 'allowed', url: target.url, address: next.address, family: next.family }, request, limits);
+  }
+  return result;
+}

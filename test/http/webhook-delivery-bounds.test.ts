@@ -61,6 +61,39 @@ describe('the allow-list, on the delivery path', () => {
     expect(sent).toEqual([]);
   });
 
+  it('tries the name’s next address when nothing listens at the first (localhost as ::1 first), and no further once one answers', async () => {
+    const hooks = await receiver(always(204, ''));
+    const { transport, sent } = watched();
+    // The receiver listens on 127.0.0.1 only; the name resolves to ::1 first, as localhost does on macOS.
+    const resolver: Resolver = () =>
+      Promise.resolve([
+        { address: '::1', family: 6 },
+        { address: '127.0.0.1', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ]);
+    const { engine: deliveries } = engine({ transport, resolver });
+    const url = `http://hooks.loopback.test:${hooks.port}/hook`;
+    const { id } = await deliveries.enqueue({ workspace: 'default', url, event: 'ping', payload: {} });
+    await deliveries.idle();
+    expect(await deliveries.get(id)).toMatchObject({ status: 'delivered', attempts: [{ attempt: 1, outcome: 'delivered' }] });
+    // Each address once, the duplicate dropped; the receiver is told the name it was given.
+    expect(sent).toEqual(['::1', '127.0.0.1']);
+    expect(hooks.received.map((r) => r.headers.host)).toEqual([`hooks.loopback.test:${hooks.port}`]);
+
+    // An answer from the first address ends the attempt, whatever it says.
+    const failing = await receiver(always(503, ''));
+    sent.length = 0;
+    const first: Resolver = () =>
+      Promise.resolve([
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ]);
+    const { engine: other } = engine({ transport, resolver: first });
+    await other.enqueue({ workspace: 'default', url: `http://hooks.loopback.test:${failing.port}/hook`, event: 'ping', payload: {} });
+    await other.idle();
+    expect(sent).toEqual(['127.0.0.1']);
+  });
+
   it('refuses an address outside it without asking the resolver', async () => {
     const { transport, sent } = watched();
     const resolver: Resolver = () => Promise.reject(new Error('not asked'));
