@@ -15,6 +15,25 @@ import type { Redis } from 'ioredis';
  */
 
 /**
+ * Lua that writes the key/number/JSON triples in ARGV from index `from` on into the collection's
+ * rows hash and ids sorted set, 500 triples a call (so that unpack stays far below Lua's C stack
+ * limit). A fragment of the scripts below, which declare `rows` and `ids`.
+ */
+const writeTriples = (from: string): string => `
+local i = ${from}
+while i <= #ARGV do
+  local last = math.min(i + 1499, #ARGV)
+  local h, z = {}, {}
+  for j = i, last - 2, 3 do
+    h[#h + 1] = ARGV[j]; h[#h + 1] = ARGV[j + 2]
+    z[#z + 1] = ARGV[j + 1]; z[#z + 1] = ARGV[j]
+  end
+  redis.call('HSET', rows, unpack(h))
+  redis.call('ZADD', ids, unpack(z))
+  i = last + 1
+end`;
+
+/**
  * Whether a write may go ahead on the workspace's own copy of the collection, adopting it first when
  * the caller sent the seed. From ARGV[at]: 'probe' (the caller believes the collection adopted), or
  * 'seed', then '1'/'0' (does the seed hold the record the write names), the largest seeded row
@@ -30,19 +49,7 @@ local function own(at, miss_copies_nothing)
   if miss_copies_nothing and ARGV[at + 1] == '0' then return {'missing', 0}, 0 end
   redis.call('DEL', rows, ids)
   redis.call('SET', seq, ARGV[at + 2])
-  local i = at + 3
-  while i <= #ARGV do
-    -- 500 triples a call: unpack stays far below Lua's C stack limit.
-    local last = math.min(i + 1499, #ARGV)
-    local h, z = {}, {}
-    for j = i, last - 2, 3 do
-      h[#h + 1] = ARGV[j]; h[#h + 1] = ARGV[j + 2]
-      z[#z + 1] = ARGV[j + 1]; z[#z + 1] = ARGV[j]
-    end
-    redis.call('HSET', rows, unpack(h))
-    redis.call('ZADD', ids, unpack(z))
-    i = last + 1
-  end
+  ${writeTriples('at + 3')}
   redis.call('SET', adopted, '1')
   return nil, 2
 end
@@ -198,18 +205,7 @@ const RESTORE = `
 local rows, ids, seq, adopted = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 redis.call('DEL', rows, ids)
 redis.call('SET', seq, ARGV[1])
-local i = 2
-while i <= #ARGV do
-  local last = math.min(i + 1499, #ARGV)
-  local h, z = {}, {}
-  for j = i, last - 2, 3 do
-    h[#h + 1] = ARGV[j]; h[#h + 1] = ARGV[j + 2]
-    z[#z + 1] = ARGV[j + 1]; z[#z + 1] = ARGV[j]
-  end
-  redis.call('HSET', rows, unpack(h))
-  redis.call('ZADD', ids, unpack(z))
-  i = last + 1
-end
+${writeTriples('2')}
 redis.call('SET', adopted, '1')
 return {'ok', 1}
 `;
