@@ -1,25 +1,23 @@
 import { ADMIN_PREFIX } from '../admin/admin-surface.js';
 import { KeyRegistry } from '../auth/key-registry.js';
-import { credentialQueryNames, redactQuery } from '../auth/redact.js';
-import { tokenEndpoint } from '../auth/token-endpoint.js';
-import { isTokenRequest, tokenRoutes } from '../auth/token-routes.js';
+import { redactQuery } from '../auth/redact.js';
+import { isTokenRequest } from '../auth/token-routes.js';
 import { TokenStore } from '../auth/token-store.js';
 import { WorkspaceClocks } from '../clock/workspace-clocks.js';
 import type { SandboxConfig } from '../config/config.js';
 import { createDrawStreams } from '../faults/draws.js';
-import { configSettings } from '../faults/settings.js';
 import type { Generation } from '../generation/generation.js';
 import { Journal } from '../journal/journal.js';
 import { Limiter } from '../limits/limiter.js';
 import { banHint } from './ban-hint.js';
 import { RuleStore } from '../rules/rule-store.js';
-import { apiSurface } from '../pipeline/api-surface.js';
 import type { Replication } from '../replicas/replication.js';
 import { DEFAULT_WORKSPACE } from '../vocabulary/workspace.js';
 import { WorkspaceRegistry } from '../workspaces/registry.js';
 import { Workspaces } from '../workspaces/workspaces.js';
 import type { ReloadOutcome, SandboxStatus } from '../vocabulary/reload.js';
 import { keptState, restoreKept } from './kept-state.js';
+import { wireApi, type Wired } from './api-wiring.js';
 import { wireOutbound } from './outbound.js';
 import { journalRedaction, listenerOf } from './journal-wiring.js';
 import { restoreAtStart, workspaceSnapshots } from './snapshots.js';
@@ -27,7 +25,7 @@ import { SnapshotBook } from '../workspaces/snapshot-book.js';
 import { forgetWorkspace, resetBackendParts, resetReplicaParts, sharedParts, stateParts } from './state-parts.js';
 import { readDocument } from '../openapi/load-document.js';
 import { createPages } from '../pages/pages.js';
-import { loadServed, type Served } from './served.js';
+import { loadServed } from './served.js';
 import { Events } from './events.js';
 import type { Sandbox } from './contract.js';
 import { Reloader } from './reloader.js';
@@ -71,29 +69,8 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
   const rules = new RuleStore();
   const draws = createDrawStreams(initialConfig.seed);
 
-  /** What the config and the document decide of the API surface and the token endpoint: rebuilt on a reload. */
-  const wire = (conf: SandboxConfig, from: Served) => ({
-    api: apiSurface({
-      generation: current,
-      faults: { policy: conf.faults, defaults: configSettings(conf.faults), draws },
-      rules,
-      keys,
-      tokens,
-      limiter,
-      clocks,
-      store,
-      settings: {
-        cors: conf.cors,
-        bodyLimit: conf.bodyLimit,
-        anonymousPlan: conf.anonymousPlan,
-        checkResponses: conf.validation.checkResponses,
-      },
-    }),
-    mint: tokenEndpoint({ keys, tokens, clocks, limiter, anonymousPlan: conf.anonymousPlan }),
-    routes: tokenRoutes(from.model.securitySchemes, from.generation.basePath, `${ADMIN_PREFIX}/oauth/token`),
-    secretQuery: credentialQueryNames(from.model.securitySchemes),
-  });
-  let wired: ReturnType<typeof wire>;
+  const apiParts = { generation: () => current(), draws, rules, keys, tokens, limiter, clocks, store };
+  let wired: Wired;
   const serving = new Reloader(initialConfig, initial, {
     store,
     options,
@@ -105,12 +82,12 @@ export async function createSandbox(initialConfig: SandboxConfig, options: Sandb
       workspaces.addConfigured(configuredWorkspaces(conf));
       redaction = journalRedaction(conf, from.model);
       journal.setRedaction(redaction);
-      wired = wire(conf, from);
+      wired = wireApi(conf, from, apiParts);
     },
   });
   const current = (): Generation => serving.generation;
   const config = (): SandboxConfig => serving.config;
-  wired = wire(initialConfig, initial);
+  wired = wireApi(initialConfig, initial, apiParts);
 
   // The journal's readers are the admin API and the console (and, on Redis, the other replicas'):
   // with neither, nothing could ever read it, and it is not kept (an admin token takes a restart).
